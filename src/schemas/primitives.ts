@@ -1,0 +1,61 @@
+import * as z from "zod/mini";
+
+/**
+ * A string whose length lies within `[min, max]` (inclusive).
+ * @internal
+ */
+export function boundedString(min: number, max?: number): z.ZodMiniString<string> {
+  const atLeast = z.string().check(z.minLength(min));
+  return max === undefined ? atLeast : atLeast.check(z.maxLength(max));
+}
+
+/** Pattern of a prospect ID: `prospect_` and 26 lower-case letters or digits (spec 2.1, 2.2). */
+export const PROSPECT_ID_PATTERN: RegExp = /^prospect_[a-z0-9]{26}$/;
+
+/** Pattern of a prospect log ID: `prospectlog_` and 26 lower-case letters or digits (spec 2.2). */
+export const PROSPECT_LOG_ID_PATTERN: RegExp = /^prospectlog_[a-z0-9]{26}$/;
+
+/** E.164 phone number: `+`, a first digit 1–9, then 1 to 14 further digits (spec 2.1, 8). */
+export const E164_PATTERN: RegExp = /^\+[1-9]\d{1,14}$/;
+
+/** A prospect ID (spec 2.1 and 8: minimum length 1 and {@link PROSPECT_ID_PATTERN}). */
+export const ProspectId = z.string().check(z.minLength(1), z.regex(PROSPECT_ID_PATTERN));
+
+/** A prospect log ID (spec 2.2: {@link PROSPECT_LOG_ID_PATTERN}). */
+export const ProspectLogId = z.string().check(z.regex(PROSPECT_LOG_ID_PATTERN));
+
+/**
+ * The date-time rule of spec 2.2: ISO 8601 in UTC with a `Z` suffix, optional fractional
+ * seconds, calendar-valid dates with leap years respected (`2024-02-29` yes, `1900-02-29` no).
+ */
+export const DateTime = z.iso.datetime();
+
+/**
+ * An identifier whose format the spec does not show (page, page group, tenant, subscription):
+ * any non-empty string.
+ */
+export const OpaqueId = boundedString(1);
+
+/** Longest webhook URL accepted in a request. */
+export const MAX_URL_LENGTH = 2048;
+
+/**
+ * An absolute `http` or `https` URL of at most {@link MAX_URL_LENGTH} characters, as accepted
+ * in a webhook subscription update (spec 4.3). `javascript:`, `ftp:` and relative URLs are rejected.
+ */
+export const HttpUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(MAX_URL_LENGTH));
+
+/** A JSON object: a plain object, never an array or `null`. */
+export type JsonObject = { [key: string]: unknown };
+
+function isPlainObject(value: unknown): value is JsonObject {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A JSON object whose content is free (spec 2.1 `payload`). The value is checked, never copied,
+ * so no key is lost, not even an own `__proto__` key that `JSON.parse` produced.
+ */
+export const JsonObjectSchema = z.custom<JsonObject>(isPlainObject, { error: "must be a JSON object" });

@@ -1,0 +1,43 @@
+import * as z from "zod/mini";
+import { WebhookEventKind, WebhookEventKindInResponse } from "./events.js";
+import { DateTime, HttpUrl, OpaqueId } from "./primitives.js";
+import type { Exact } from "./types.js";
+
+/**
+ * Request body of "update webhook subscription" (spec 4.3). Every field is optional (`{}` is a
+ * no-op); unknown fields are rejected; `events` must list at least one known kind (an empty
+ * array is rejected with the field code `events_empty`; `null` is not accepted in a request).
+ */
+export const WebhookSubscriptionUpdate = z.strictObject({
+  url: z.optional(HttpUrl),
+  events: z.optional(
+    z.array(WebhookEventKind).check(
+      z.refine((events) => events.length > 0, {
+        error: "must list at least one event kind",
+        params: { code: "events_empty" },
+      }),
+    ),
+  ),
+  active: z.optional(z.boolean()),
+});
+
+/** The changes to apply to a webhook subscription (spec 4.3). */
+export type WebhookSubscriptionUpdate = z.input<typeof WebhookSubscriptionUpdate>;
+
+const webhookSubscriptionShape = {
+  id: OpaqueId,
+  url: z.url(),
+  events: z.nullable(z.array(WebhookEventKindInResponse)),
+  active: z.boolean(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+};
+
+/**
+ * A webhook subscription as the API returns it (spec 2.4). `events: null` means every event
+ * kind. Forward-compatible: unknown fields are kept and an unknown event kind is accepted.
+ */
+export const WebhookSubscription = z.looseObject(webhookSubscriptionShape);
+
+/** A webhook subscription (spec 2.4): exactly the spec's fields. */
+export type WebhookSubscription = Exact<typeof webhookSubscriptionShape>;
