@@ -1,0 +1,22 @@
+/**
+ * `npm run bench`: runs every benchmark, prints one Markdown table and writes it to
+ * test/bench/report.md (git-ignored). Run on Node 24 directly (type stripping); benchmarks import
+ * the BUILT package from dist/, which is what users get.
+ */
+import { writeFileSync } from "node:fs";
+import { type Benchmark, type BenchRow, toMarkdown } from "./report.ts";
+
+// Each benchmark module default-exports a Benchmark. Keep this list in the order of the issues.
+const modules: string[] = [];
+
+const only = process.argv.slice(2);
+const sections: { name: string; rows: BenchRow[] }[] = [];
+for (const path of modules) {
+  const bench = ((await import(path)) as { default: Benchmark }).default;
+  if (only.length > 0 && !only.includes(bench.name)) continue;
+  process.stderr.write(`bench: ${bench.name}…\n`);
+  sections.push({ name: bench.name, rows: await bench.run() });
+}
+const table = toMarkdown(sections);
+console.log(table);
+writeFileSync(new URL("./report.md", import.meta.url), `# prospectkit benchmark report\n\n${table}\n`);
