@@ -26,4 +26,6 @@ export {
   ProspectLogCreate,
   type ProspectLogCreateParsed,
 } from "./prospect-log.js";
+export type { KnownFields } from "./types.js";
+export { WebhookEvent } from "./webhook-event.js";
 export { WebhookSubscription, WebhookSubscriptionUpdate } from "./webhook-subscription.js";

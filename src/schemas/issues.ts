@@ -2,14 +2,13 @@ import type * as z from "zod/mini";
 import type { FieldError } from "./problem.js";
 
 type Issue = z.core.$ZodIssue;
-type Path = readonly PropertyKey[];
 
 /** Renders a path as an RFC 6901 JSON Pointer: `["events", 0]` becomes `/events/0`. */
-export function toJsonPointer(path: Path): string {
+export function toJsonPointer(path: readonly PropertyKey[]): string {
   return path.map((key) => "/" + String(key).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
 }
 
-function valueAt(root: unknown, path: Path): unknown {
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
   for (const key of path) {
     if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return undefined;

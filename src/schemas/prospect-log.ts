@@ -7,7 +7,7 @@ import {
   ProspectId,
   ProspectLogId,
 } from "./primitives.js";
-import type { Exact } from "./types.js";
+import type { KnownFields } from "./types.js";
 
 /** Default activity type when a create request omits `type` (spec 4.1 rule 1). */
 export const DEFAULT_PROSPECT_LOG_TYPE = "webhook";
@@ -35,20 +35,18 @@ export type ProspectLogCreate = z.input<typeof ProspectLogCreate>;
 /** A create request after defaults are applied: `type` is always present. */
 export type ProspectLogCreateParsed = z.output<typeof ProspectLogCreate>;
 
-const prospectLogShape = {
+/**
+ * Response of "create prospect log entry" (spec 2.2). Forward-compatible: fields the API adds
+ * later are kept, never an error.
+ */
+export const ProspectLog = z.looseObject({
   prospectId: ProspectId,
   prospectLogId: ProspectLogId,
   createdAt: DateTime,
   createdProspect: z.boolean(),
   source: boundedString(1, 100),
   type: boundedString(1, 100),
-};
-
-/**
- * Response of "create prospect log entry" (spec 2.2). Forward-compatible: fields the API adds
- * later are kept, never an error.
- */
-export const ProspectLog = z.looseObject(prospectLogShape);
+});
 
 /** The result of creating a prospect log entry (spec 2.2): exactly the spec's fields. */
-export type ProspectLog = Exact<typeof prospectLogShape>;
+export type ProspectLog = KnownFields<z.output<typeof ProspectLog>>;

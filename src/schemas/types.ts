@@ -1,8 +1,6 @@
-import type * as z from "zod/mini";
-
 /**
- * The output type of an object shape with exactly its declared fields (no index signature),
- * for response types whose schemas are loose at run time.
- * @internal
+ * The fields a type declares by name, without its index signature. Response schemas are loose at
+ * run time (unknown fields are kept, for forward compatibility), but their types list exactly the
+ * spec's fields: `KnownFields<z.output<typeof ProspectLog>>` is the spec's ProspectLog result.
  */
-export type Exact<Shape extends z.core.$ZodLooseShape> = z.infer<z.ZodMiniObject<Shape, z.core.$strip>>;
+export type KnownFields<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };

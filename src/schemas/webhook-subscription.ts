@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { WebhookEventKind, WebhookEventKindInResponse } from "./events.js";
 import { DateTime, HttpUrl, OpaqueId } from "./primitives.js";
-import type { Exact } from "./types.js";
+import type { KnownFields } from "./types.js";
 
 /**
  * Request body of "update webhook subscription" (spec 4.3). Every field is optional (`{}` is a
@@ -24,20 +24,18 @@ export const WebhookSubscriptionUpdate = z.strictObject({
 /** The changes to apply to a webhook subscription (spec 4.3). */
 export type WebhookSubscriptionUpdate = z.input<typeof WebhookSubscriptionUpdate>;
 
-const webhookSubscriptionShape = {
+/**
+ * A webhook subscription as the API returns it (spec 2.4). `events: null` means every event
+ * kind. Forward-compatible: unknown fields are kept and an unknown event kind is accepted.
+ */
+export const WebhookSubscription = z.looseObject({
   id: OpaqueId,
   url: z.url(),
   events: z.nullable(z.array(WebhookEventKindInResponse)),
   active: z.boolean(),
   createdAt: DateTime,
   updatedAt: DateTime,
-};
-
-/**
- * A webhook subscription as the API returns it (spec 2.4). `events: null` means every event
- * kind. Forward-compatible: unknown fields are kept and an unknown event kind is accepted.
- */
-export const WebhookSubscription = z.looseObject(webhookSubscriptionShape);
+});
 
 /** A webhook subscription (spec 2.4): exactly the spec's fields. */
-export type WebhookSubscription = Exact<typeof webhookSubscriptionShape>;
+export type WebhookSubscription = KnownFields<z.output<typeof WebhookSubscription>>;
