@@ -3,3 +3,4 @@
  * @module prospectkit
  */
 export * from "./schemas/index.js";
+export * from "./webhooks/index.js";
