@@ -1,0 +1,22 @@
+/**
+ * The mock's webhook delivery engine: Standard Webhooks envelopes and signatures, the Svix retry
+ * schedule and 5-day auto-deactivation, on an injected clock. Framework-free; web standards only.
+ * @module
+ */
+export { createWebhookDispatcher } from "./dispatcher.js";
+export {
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+  WEBHOOK_DEACTIVATE_AFTER_MS,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_DELAYS_MS,
+} from "./schedule.js";
+export { webhookSecretFromBytes } from "./secret.js";
+export type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  WebhookDispatcher,
+  WebhookDispatcherOptions,
+  WebhookFetch,
+  WebhookTarget,
+} from "./types.js";
