@@ -37,6 +37,7 @@ export class WebhookVerificationError extends Error {
   readonly code: WebhookVerificationErrorCode;
 
   /**
+   * Creates the error of one failed rule.
    * @param code - which rule rejected the webhook
    * @param message - a readable explanation that contains no secret material
    */
