@@ -1,5 +1,39 @@
 /**
- * prospectkit/mock: the reference implementation of the API on in-memory state.
+ * prospectkit/mock: the reference implementation of the API on in-memory state, as a standard
+ * fetch function (`api.fetch`). It needs no msw; the MSW handlers live in `prospectkit/mock/msw`.
  * @module prospectkit/mock
  */
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
+export { type Clock } from "./clock.js";
+export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
+export { MockStateError } from "./errors.js";
+export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";
+export { MAX_BODY_BYTES } from "./http/body.js";
+export type { Outcome as MockOutcome } from "./http/pipeline.js";
+export { OPERATIONS, type OperationId } from "./http/router.js";
+export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_SEED, type MockApiOptions } from "./options.js";
+export type { Seed } from "./random.js";
+export type { LoggedRequest, RequestLog } from "./request-log.js";
+export { IDEMPOTENCY_WINDOW_MS } from "./state/idempotency.js";
+export type { MockState } from "./state/index.js";
+export type {
+  ApiKeyInput,
+  FormEventInput,
+  IdentifierInput,
+  PageGroupInput,
+  PageInput,
+  PageUpdateInput,
+  PageVersionInput,
+  ProcessInput,
+  ProspectInput,
+  SubscriptionInput,
+  TenantInput,
+  TenantOption,
+} from "./state/inputs.js";
+export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
+export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
+export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/subscriptions-api.js";
+export type { ApiKeysApi, TenantsApi } from "./state/tenants.js";
+export { normaliseLinkedinUrl } from "./state/linkedin.js";
+export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
+export type * from "./state/records.js";

@@ -1,0 +1,154 @@
+/**
+ * `createMockApi`: the reference implementation of the API on in-memory state, as a standard
+ * fetch function. Web standards only (Request, Response, URL, Web Crypto): it runs in Node,
+ * browsers, Deno, Bun and workers, and never needs msw.
+ * @module
+ */
+import { createFaults, type MockFaults } from "./faults.js";
+import { createIdFactory, type IdFactory } from "./ids.js";
+import { createPipeline, type Outcome } from "./http/pipeline.js";
+import { type MockApiOptions, resolveOptions } from "./options.js";
+import { createRandom } from "./random.js";
+import { createRequestLog, type RequestLog } from "./request-log.js";
+import { createMockState, type MockState } from "./state/index.js";
+import { createStore, type Store, STREAMS, timestamp } from "./state/store.js";
+import { createTenant } from "./state/tenants.js";
+import { createWebhookDispatcher, type Delivery, type DeliveryAttempt } from "./webhooks/index.js";
+
+/** `api.webhooks`: the deliveries that state changes caused, and the trigger for due attempts. */
+export interface MockWebhooks {
+  /** Every delivery, in the order queued, with its attempts. */
+  list(): readonly Delivery[];
+  /** Makes every attempt due by the mock's clock (first attempts at once, retries on schedule). */
+  runDue(): Promise<DeliveryAttempt[]>;
+}
+
+/** A mock of the API. */
+export interface MockApi {
+  /**
+   * A standard fetch function answering from the mock, without any interception: pass it to
+   * `createClient({ fetch: api.fetch })`. Rejects with a `TypeError` only for a dropped
+   * connection (an injected fault) or an invalid request, and with the signal's reason on abort,
+   * exactly like `fetch`.
+   */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /**
+   * Answers one request without fetch's semantics: a response, or `{ kind: "network-error" }`
+   * for a dropped connection. For adapters (MSW handlers, an HTTP server). Never rejects.
+   */
+  handle(request: Request): Promise<Outcome>;
+  /** Drive and inspect the data. */
+  readonly state: MockState;
+  /** Arm faults for the next calls. */
+  readonly faults: MockFaults;
+  /** Every request answered since creation or the last reset. */
+  readonly requests: RequestLog;
+  /** Webhook deliveries. */
+  readonly webhooks: MockWebhooks;
+  /** The base URL served (origin and path, no trailing slash, no `/v0`). */
+  readonly baseUrl: string;
+  /** Back to the initial state: the configured tenants and keys, fixtures re-run, IDs restarted, faults, log and deliveries cleared. */
+  reset(): void;
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts (the mock keeps processing, like a server would). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(value);
+    });
+  });
+}
+
+/**
+ * Creates a mock of the whole API on in-memory state. Two mocks never share anything.
+ *
+ * @param options - API keys, seed, clock, base URL, fixtures, webhook delivery
+ * @returns the mock
+ * @throws {TypeError} for a malformed option (a bad base URL, key or clock)
+ * @example
+ * ```ts
+ * import { createMockApi } from "prospectkit/mock";
+ * import { createClient } from "prospectkit";
+ *
+ * const api = createMockApi({ apiKeys: ["test_key"], seed: 1, now: () => new Date("2024-02-29T12:00:00.000Z") });
+ * const client = createClient({ apiKey: "test_key", baseUrl: api.baseUrl, fetch: api.fetch });
+ * ```
+ */
+export function createMockApi(options: MockApiOptions = {}): MockApi {
+  const resolved = resolveOptions(options);
+  const faults = createFaults();
+  const requestLog = createRequestLog();
+  const current = () => store;
+  const state = createMockState(current);
+  let requestIds: IdFactory;
+  let eventIds: IdFactory;
+  let store: Store;
+
+  const dispatcher = createWebhookDispatcher({
+    now: () => new Date(store.nowMs()),
+    newEventId: () => eventIds.next("event", store.nowMs()),
+    ...(resolved.webhooks.fetch && { fetch: resolved.webhooks.fetch }),
+    ...(resolved.webhooks.timeoutMs !== undefined && { timeoutMs: resolved.webhooks.timeoutMs }),
+    onDeactivate(subscriptionId) {
+      for (const tenant of store.tenants.values()) {
+        const record = tenant.subscriptions.get(subscriptionId);
+        if (record === undefined || !record.active) continue;
+        record.active = false;
+        record.updatedAt = timestamp(store);
+      }
+    },
+  });
+
+  function initialise(): void {
+    requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
+    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events));
+    store = createStore({
+      clock: resolved.clock,
+      seed: resolved.seed,
+      sink: (kind, data, targets) => dispatcher.emit(kind, data, targets),
+    });
+    const byTenant = new Map<string | undefined, string[]>();
+    for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
+    for (const [id, apiKeys] of byTenant) createTenant(store, id === undefined ? { apiKeys } : { id, apiKeys });
+    resolved.fixtures?.(state);
+  }
+  initialise();
+
+  const handle = createPipeline({
+    store: current,
+    basePath: resolved.basePath,
+    newRequestId: () => requestIds.next("req", store.nowMs()),
+    takeFaults: faults.take,
+    record: requestLog.record,
+  });
+
+  return {
+    async fetch(input, init) {
+      const request = new Request(input, init);
+      if (request.signal.aborted) throw abortReason(request.signal);
+      const outcome = await untilAborted(handle(request), request.signal);
+      if (outcome.kind === "network-error") throw new TypeError("fetch failed: the mock dropped the connection (injected fault)");
+      return outcome.response;
+    },
+    handle,
+    state,
+    faults: faults.api,
+    requests: requestLog.api,
+    webhooks: { list: () => dispatcher.list(), runDue: () => dispatcher.runDue() },
+    baseUrl: resolved.baseUrl,
+    reset() {
+      faults.api.clear();
+      requestLog.api.clear();
+      dispatcher.reset();
+      initialise();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Fault injection: make the next N calls (of one operation, or of any) answer an error status,
+ * wait, drop the connection, or send a malformed body, to test a client's error paths.
+ * @module
+ */
+import { OPERATIONS, type OperationId } from "./http/router.js";
+
+/** Which calls a fault applies to: one operation, or `"all"` (every request the mock receives). */
+export type FaultTarget = OperationId | "all";
+
+/** One injected fault. */
+export type Fault =
+  /** Answer this status with a problem body, without processing the request. */
+  | { readonly kind: "status"; readonly status: number; readonly retryAfterSeconds: number | null }
+  /** Wait this long before answering (combines with one other fault). */
+  | { readonly kind: "latency"; readonly ms: number }
+  /** Fail like a dropped connection; with `afterProcessing` the request is processed first (its response is lost). */
+  | { readonly kind: "network-error"; readonly afterProcessing: boolean }
+  /** Process the request, then send a body that is not valid JSON. */
+  | { readonly kind: "malformed-body" };
+
+/** Which calls and how many. */
+export interface FaultOptions {
+  /** Default `"all"`. */
+  readonly operation?: FaultTarget;
+  /** How many calls (default 1); `Infinity` until `clear()`. */
+  readonly times?: number;
+}
+
+/** `api.faults`: arm faults for the next calls. Faults are consumed in the order they were armed. */
+export interface MockFaults {
+  /**
+   * The next calls answer `status` (400–599) with a problem body; a 429 carries `Retry-After`.
+   * @param options - plus `retryAfter` in seconds (default 1 for 429, none otherwise)
+   */
+  status(status: number, options?: FaultOptions & { readonly retryAfter?: number }): void;
+  /** The next calls are answered `ms` milliseconds late (the request is in flight meanwhile). */
+  latency(ms: number, options?: FaultOptions): void;
+  /** The next calls fail with a network error (`api.fetch` rejects with a TypeError). */
+  networkError(options?: FaultOptions & { readonly afterProcessing?: boolean }): void;
+  /** The next calls are processed, then answered with a body that is not valid JSON. */
+  malformedBody(options?: FaultOptions): void;
+  /** Disarms every fault. */
+  clear(): void;
+  /** The faults still armed, with how many calls each has left. */
+  pending(): { fault: Fault; operation: FaultTarget; remaining: number }[];
+}
+
+/** The faults that apply to one call: at most one latency and one other. */
+export interface TakenFaults {
+  readonly latencyMs: number;
+  readonly fault: Exclude<Fault, { kind: "latency" }> | null;
+}
+
+interface Armed {
+  readonly fault: Fault;
+  readonly operation: FaultTarget;
+  remaining: number;
+}
+
+function checkOptions(options: FaultOptions): { operation: FaultTarget; times: number } {
+  const { operation = "all", times = 1 } = options;
+  if (operation !== "all" && !OPERATIONS.includes(operation)) {
+    throw new TypeError(`faults: operation must be "all" or one of ${OPERATIONS.join(", ")}`);
+  }
+  if (!(times === Infinity || (Number.isInteger(times) && times > 0))) {
+    throw new TypeError("faults: times must be a positive integer or Infinity");
+  }
+  return { operation, times };
+}
+
+/** The fault registry of one mock: `api` for tests, `take` for the pipeline. */
+export function createFaults(): { api: MockFaults; take(operation: OperationId | null): TakenFaults } {
+  let armed: Armed[] = [];
+  const arm = (fault: Fault, options: FaultOptions) => {
+    const { operation, times } = checkOptions(options);
+    armed.push({ fault, operation, remaining: times });
+  };
+  const consume = (operation: OperationId | null, latency: boolean): Fault | null => {
+    const entry = armed.find(
+      (a) => (a.fault.kind === "latency") === latency && (a.operation === "all" || a.operation === operation),
+    );
+    if (entry === undefined) return null;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) armed = armed.filter((a) => a !== entry);
+    return entry.fault;
+  };
+  return {
+    api: {
+      status(status, options = {}) {
+        if (!Number.isInteger(status) || status < 400 || status > 599) throw new TypeError("faults: status must be an integer from 400 to 599");
+        const { retryAfter = status === 429 ? 1 : undefined } = options;
+        if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && retryAfter >= 0)) {
+          throw new TypeError("faults: retryAfter must be a whole number of seconds");
+        }
+        arm({ kind: "status", status, retryAfterSeconds: retryAfter ?? null }, options);
+      },
+      latency(ms, options = {}) {
+        if (!(Number.isFinite(ms) && ms >= 0)) throw new TypeError("faults: latency must be a finite number of milliseconds >= 0");
+        arm({ kind: "latency", ms }, options);
+      },
+      networkError(options = {}) {
+        arm({ kind: "network-error", afterProcessing: options.afterProcessing ?? false }, options);
+      },
+      malformedBody(options = {}) {
+        arm({ kind: "malformed-body" }, options);
+      },
+      clear() {
+        armed = [];
+      },
+      pending: () => armed.map(({ fault, operation, remaining }) => ({ fault, operation, remaining })),
+    },
+    take(operation) {
+      const latency = consume(operation, true);
+      const fault = consume(operation, false);
+      return {
+        latencyMs: latency?.kind === "latency" ? latency.ms : 0,
+        fault: fault?.kind === "latency" ? null : fault,
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Reading a JSON request body: media type (415), size (413, without buffering more than the
+ * limit), UTF-8 and JSON syntax (400). Whatever arrives, the outcome is a value or a typed refusal.
+ * @module
+ */
+
+/** The largest body accepted: 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** A parsed body, or why it was refused. */
+export type BodyResult =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      readonly code: "unsupported_media_type" | "payload_too_large" | "invalid_request";
+      readonly detail: string;
+    };
+
+/** Whether a `Content-Type` names JSON: `application/json` or `application/<anything>+json`, with any parameters. */
+export function isJsonMediaType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const essence = contentType.split(";", 1)[0]!.trim().toLowerCase();
+  return essence === "application/json" || /^application\/[!#$&^_.+\-a-z0-9]+\+json$/.test(essence);
+}
+
+const tooLarge: BodyResult = {
+  ok: false,
+  code: "payload_too_large",
+  detail: `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`,
+};
+
+/** Reads at most MAX_BODY_BYTES + 1 bytes; null when the body is larger than the limit. */
+async function readCapped(request: Request): Promise<Uint8Array | null> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > MAX_BODY_BYTES) return null;
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Reads and parses a JSON body.
+ * @param request - a POST or PATCH request
+ * @returns the parsed value (any JSON value: checking its shape is the schema's job) or a refusal
+ */
+export async function readJsonBody(request: Request): Promise<BodyResult> {
+  if (!isJsonMediaType(request.headers.get("content-type"))) {
+    return { ok: false, code: "unsupported_media_type", detail: "Send the body as JSON with Content-Type: application/json." };
+  }
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readCapped(request);
+  } catch {
+    return { ok: false, code: "invalid_request", detail: "The body could not be read." };
+  }
+  if (bytes === null) return tooLarge;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, code: "invalid_request", detail: "The body is not valid UTF-8." };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, code: "invalid_request", detail: "The body is not valid JSON." };
+  }
+}

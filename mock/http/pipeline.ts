@@ -1,0 +1,139 @@
+/**
+ * The request pipeline shared by `api.fetch` and the MSW handlers: route, faults,
+ * authentication (before anything else), route errors, then the operation; every outcome is a
+ * JSON response with `x-request-id`. An unexpected exception becomes a 500 problem instead of
+ * escaping (the property tests prove none occurs).
+ * @module
+ */
+import { formatTimestamp } from "../clock.js";
+import type { TakenFaults } from "../faults.js";
+import { OPERATION_HANDLERS } from "../operations/index.js";
+import type { Commit } from "../operations/context.js";
+import type { LoggedRequest } from "../request-log.js";
+import type { Store } from "../state/store.js";
+import { authenticate } from "./auth.js";
+import { readJsonBody } from "./body.js";
+import { PROBLEMS, problem, type Reply, toResponse } from "./reply.js";
+import { matchRoute, type OperationId, type RouteMatch } from "./router.js";
+
+/** What the pipeline produced: a response, or a dropped connection. */
+export type Outcome = { readonly kind: "response"; readonly response: Response } | { readonly kind: "network-error" };
+
+/** What the pipeline needs from the mock. */
+export interface PipelineDeps {
+  /** The current state. */
+  store(): Store;
+  /** The base URL's path without a trailing slash ("" for a host root). */
+  readonly basePath: string;
+  /** A new `req_` ID. */
+  newRequestId(): string;
+  takeFaults(operation: OperationId | null): TakenFaults;
+  record(entry: LoggedRequest): void;
+}
+
+const STATUS_TITLES: Readonly<Record<number, string>> = {
+  502: "Bad gateway",
+  503: "Service unavailable",
+  504: "Gateway timeout",
+};
+
+/** The problem reply of an injected status fault. */
+function faultReply(requestId: string, status: number, retryAfterSeconds: number | null): Reply {
+  const code =
+    status === 429
+      ? "rate_limited"
+      : status >= 500
+        ? "internal_error"
+        : ((Object.keys(PROBLEMS) as (keyof typeof PROBLEMS)[]).find((c) => PROBLEMS[c].status === status) ?? "invalid_request");
+  return problem(requestId, code, `The mock answers ${status} because a fault was injected for this call.`, {
+    status,
+    ...(STATUS_TITLES[status] !== undefined && { title: STATUS_TITLES[status] }),
+    ...(retryAfterSeconds !== null && { headers: { "retry-after": String(retryAfterSeconds) } }),
+  });
+}
+
+/** The reply with its body cut in half: what a client sees when a proxy mangles a response. */
+function malformed(reply: Reply): Reply {
+  const text = JSON.stringify(reply.body);
+  return { ...reply, rawText: text.slice(0, Math.max(1, text.length >> 1)) };
+}
+
+function relativePath(pathname: string, basePath: string): string {
+  if (basePath === "") return pathname;
+  return pathname === basePath || pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : "";
+}
+
+/** Authentication, route errors and the operation, in the documented order. */
+async function answer(
+  store: Store,
+  request: Request,
+  route: RouteMatch,
+  requestId: string,
+  onBody: (body: unknown) => void,
+): Promise<Reply | Commit> {
+  if (route.kind === "not-found" && !route.underV0) {
+    return problem(requestId, "not_found", "Every API path starts with /v0.");
+  }
+  const auth = authenticate(store, request.headers);
+  if (!auth.ok) return problem(requestId, auth.code, auth.detail);
+  if (route.kind === "not-found") return problem(requestId, "not_found", "No API operation has this path.");
+  if (route.kind === "wrong-method") {
+    const allow = route.allow.join(", ");
+    return problem(requestId, "method_not_allowed", `This path accepts ${allow} only.`, { headers: { allow } });
+  }
+  const readBody = async () => {
+    const body = await readJsonBody(request);
+    if (body.ok) onBody(body.value);
+    return body;
+  };
+  return OPERATION_HANDLERS[route.operation]({ store, tenant: auth.tenant, request, params: route.params, requestId, readBody });
+}
+
+/**
+ * Creates the pipeline.
+ * @param deps - state, base path, request IDs, faults and the request log
+ * @returns a function answering one request; it never throws
+ */
+export function createPipeline(deps: PipelineDeps): (request: Request) => Promise<Outcome> {
+  return async (request) => {
+    const store = deps.store();
+    let requestId = "req_unavailable";
+    let receivedAt = "";
+    let path = "";
+    let operation: OperationId | null = null;
+    let requestBody: unknown;
+    let reply: Reply | null = null;
+    try {
+      requestId = deps.newRequestId();
+      receivedAt = formatTimestamp(store.nowMs());
+      path = new URL(request.url).pathname;
+      const route = matchRoute(request.method, relativePath(path, deps.basePath));
+      operation = route.kind === "operation" ? route.operation : null;
+      const { latencyMs, fault } = deps.takeFaults(operation);
+      const dropNow = fault?.kind === "network-error" && !fault.afterProcessing;
+      const pending = dropNow
+        ? null
+        : fault?.kind === "status"
+          ? faultReply(requestId, fault.status, fault.retryAfterSeconds)
+          : await answer(store, request, route, requestId, (body) => (requestBody = body));
+      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      if (pending !== null) {
+        const answered = typeof pending === "function" ? pending() : pending;
+        reply = fault?.kind === "network-error" ? null : fault?.kind === "malformed-body" ? malformed(answered) : answered;
+      }
+    } catch {
+      reply = problem(requestId, "internal_error", "The mock failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
+    }
+    deps.record({
+      requestId,
+      method: request.method,
+      path,
+      operation,
+      status: reply?.status ?? 0,
+      requestBody,
+      responseBody: reply === null ? undefined : (reply.rawText ?? reply.body),
+      receivedAt,
+    });
+    return reply === null ? { kind: "network-error" } : { kind: "response", response: toResponse(reply, requestId) };
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Replies: what an operation answers, before it becomes a `Response`. Every response is JSON and
+ * carries `x-request-id`; errors are RFC 9457 problem bodies (`application/problem+json`).
+ * @module
+ */
+import { type ErrorCode, type FieldError, PROBLEM_CONTENT_TYPE, type ProblemDetails } from "../../src/schemas/index.js";
+
+/** An answer: status, JSON body (or already-rendered text), extra headers. */
+export interface Reply {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Set when `body` is a problem, so the response gets `application/problem+json`. */
+  readonly problem?: boolean;
+  /** Text to send instead of `JSON.stringify(body)` (a malformed-body fault). */
+  readonly rawText?: string;
+}
+
+/** The status and title of each error code (docs/behaviour.md, "Errors"). */
+export const PROBLEMS: Readonly<Record<ErrorCode, { status: number; title: string }>> = {
+  invalid_request: { status: 400, title: "Invalid request" },
+  missing_api_key: { status: 401, title: "Missing API key" },
+  invalid_api_key: { status: 401, title: "Invalid API key" },
+  not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  idempotency_request_in_progress: { status: 409, title: "Request with this idempotency key in progress" },
+  payload_too_large: { status: 413, title: "Payload too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  idempotency_key_reused: { status: 422, title: "Idempotency key reused" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal error" },
+};
+
+/** The problem `type` of a code: a URN naming it (stable, never a link to follow). */
+export function problemType(code: string): string {
+  return `urn:prospectkit:problem:${code}`;
+}
+
+/**
+ * A problem reply.
+ * @param requestId - the request's ID, repeated in the body
+ * @param code - the error code; its status and title come from {@link PROBLEMS}
+ * @param detail - what went wrong with this request, in a sentence
+ * @param extra - field errors, extra headers, or a status overriding the code's (fault injection)
+ */
+export function problem(
+  requestId: string,
+  code: ErrorCode,
+  detail: string,
+  extra: { errors?: FieldError[]; headers?: Record<string, string>; status?: number; title?: string } = {},
+): Reply {
+  const { status, title } = PROBLEMS[code];
+  const body: ProblemDetails = {
+    type: problemType(code),
+    title: extra.title ?? title,
+    status: extra.status ?? status,
+    detail,
+    code,
+    requestId,
+    ...(extra.errors && { errors: extra.errors }),
+  };
+  return { status: body.status, body, problem: true, ...(extra.headers && { headers: extra.headers }) };
+}
+
+/**
+ * Renders a reply as a `Response` with `x-request-id` and the right content type.
+ * @param reply - the reply
+ * @param requestId - the request's ID
+ */
+export function toResponse(reply: Reply, requestId: string): Response {
+  const headers = new Headers(reply.headers);
+  headers.set("content-type", reply.problem ? PROBLEM_CONTENT_TYPE : "application/json");
+  headers.set("x-request-id", requestId);
+  return new Response(reply.rawText ?? JSON.stringify(reply.body), { status: reply.status, headers });
+}

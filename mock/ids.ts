@@ -1,0 +1,37 @@
+/**
+ * Identifiers: a prefix and a lower-case ULID (`prospect_01hzy…`), so they match the spec's
+ * `[a-z0-9]{26}` and sort by creation time. The random part comes from a seeded stream and the
+ * time part from the mock's clock, so a seed and a clock reproduce every ID.
+ * @module
+ */
+import { monotonicFactory } from "ulid";
+import type { Random } from "./random.js";
+
+/** The prefixes of the IDs the mock generates (docs/behaviour.md, "Identifiers"). */
+export type IdPrefix =
+  | "tenant"
+  | "prospect"
+  | "prospectlog"
+  | "pagegroup"
+  | "page"
+  | "pageversion"
+  | "webhooksubscription"
+  | "event"
+  | "req"
+  | "key";
+
+/** Makes IDs: `next("prospect", nowMs)` gives `prospect_` + a lower-case ULID for that time. */
+export interface IdFactory {
+  next(prefix: IdPrefix, nowMs: number): string;
+}
+
+/**
+ * Creates an ID factory on one random stream. IDs made in the same millisecond still increase
+ * (the ULID is monotonic), and a clock that steps back never makes an ID sort before an earlier one.
+ * @param random - the seeded stream for the random part
+ */
+export function createIdFactory(random: Random): IdFactory {
+  const ulid = monotonicFactory(random);
+  // ulid() reads Date.now() when given 0, so the epoch itself is nudged to 1 ms to stay seeded.
+  return { next: (prefix, nowMs) => `${prefix}_${ulid(Math.max(1, nowMs)).toLowerCase()}` };
+}

@@ -1,0 +1,69 @@
+/**
+ * prospectkit/mock/msw: the mock as MSW request handlers. A separate entry point because msw is
+ * an optional peer dependency: `prospectkit/mock` (and `api.fetch`) never loads msw, and only
+ * code that imports this module needs it installed. The handlers are thin adapters over the same
+ * core (`api.handle`); they import only `http`, `HttpResponse` and types from msw, so they work
+ * with msw 2 and msw 3.
+ * @module prospectkit/mock/msw
+ */
+import { type HttpHandler, HttpResponse, http } from "msw";
+import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from "./index.js";
+
+export * from "./index.js";
+
+/** A mock with MSW handlers. */
+export interface MswMockApi extends MockApi {
+  /**
+   * One handler per operation (override one with `server.use(...)`), then a fallback for every
+   * other request under `/v0` (404 unknown route, 405 wrong method with `Allow`, 401 first).
+   * Only requests to the mock's `baseUrl` are intercepted.
+   */
+  readonly handlers: HttpHandler[];
+}
+
+/**
+ * Builds MSW handlers answering from `api`. A dropped-connection fault becomes
+ * `HttpResponse.error()`, so the client's fetch rejects as on a real network error.
+ * @param api - a mock from `createMockApi`
+ * @returns the handlers, in matching order
+ * @example
+ * ```ts
+ * const server = setupServer(...createMswHandlers(api));
+ * ```
+ */
+export function createMswHandlers(api: MockApi): HttpHandler[] {
+  const resolver = async ({ request }: { request: Request }) => {
+    const outcome = await api.handle(request);
+    return outcome.kind === "network-error" ? HttpResponse.error() : outcome.response;
+  };
+  const v0 = `${api.baseUrl}/v0`;
+  return [
+    http.post(`${v0}/prospect_logs`, resolver),
+    http.get(`${v0}/page_groups/:pageGroupId/pages/:pageId`, resolver),
+    http.patch(`${v0}/webhook_subscriptions/:subscriptionId`, resolver),
+    http.all(v0, resolver),
+    http.all(`${v0}/*`, resolver),
+  ];
+}
+
+/**
+ * Creates a mock of the whole API with `api.handlers` for MSW (`setupServer` in Node,
+ * `setupWorker` in the browser). Everything else is `createMockApi` from `prospectkit/mock`.
+ *
+ * @param options - as for `createMockApi` from `prospectkit/mock`
+ * @returns the mock, with `handlers`
+ * @throws {TypeError} for a malformed option
+ * @example
+ * ```ts
+ * import { setupServer } from "msw/node";
+ * import { createMockApi } from "prospectkit/mock/msw";
+ *
+ * const api = createMockApi({ apiKeys: ["test_key"] });
+ * const server = setupServer(...api.handlers);
+ * server.listen({ onUnhandledFrame: "error" }); // msw 2: onUnhandledRequest
+ * ```
+ */
+export function createMockApi(options: MockApiOptions = {}): MswMockApi {
+  const api = createCoreMockApi(options);
+  return { ...api, handlers: createMswHandlers(api) };
+}

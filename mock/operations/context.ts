@@ -1,0 +1,41 @@
+/**
+ * What an operation gets and gives back. An operation validates and decides without writing;
+ * if the request is accepted it returns a `Commit` that writes and answers. The pipeline may
+ * wait (injected latency) between the two, which is when a request is "in flight".
+ * @module
+ */
+import type { FieldError } from "../../src/schemas/index.js";
+import type { BodyResult } from "../http/body.js";
+import { problem, type Reply } from "../http/reply.js";
+import type { Store } from "../state/store.js";
+import type { TenantData } from "../state/tenant-data.js";
+
+/** One authenticated, routed request. */
+export interface OperationContext {
+  readonly store: Store;
+  /** The caller's tenant: every lookup stays inside it. */
+  readonly tenant: TenantData;
+  readonly request: Request;
+  /** Decoded path parameters. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly requestId: string;
+  /** Reads the JSON body (and keeps it for the request log). */
+  readBody(): Promise<BodyResult>;
+}
+
+/** Writes an accepted request's changes and returns its answer. */
+export type Commit = () => Reply;
+
+/** An operation: answers at once (an error or a read), or returns the commit of an accepted write. */
+export type Operation = (context: OperationContext) => Promise<Reply | Commit> | Reply | Commit;
+
+/** The problem reply for a refused body. */
+export function bodyProblem(context: OperationContext, result: Extract<BodyResult, { ok: false }>): Reply {
+  return problem(context.requestId, result.code, result.detail);
+}
+
+/** The 400 reply listing every failing field. */
+export function invalidFields(context: OperationContext, errors: FieldError[]): Reply {
+  const count = errors.length === 1 ? "1 field is" : `${errors.length} fields are`;
+  return problem(context.requestId, "invalid_request", `The request body is invalid: ${count} invalid (see errors).`, { errors });
+}

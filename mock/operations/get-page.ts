@@ -1,0 +1,18 @@
+/**
+ * `GET /v0/page_groups/{page_group_id}/pages/{page_id}` (spec 4.2). A page of another group or
+ * another tenant answers exactly like a missing one.
+ * @module
+ */
+import { problem } from "../http/reply.js";
+import { findPage, pageView } from "../state/pages.js";
+import type { Operation } from "./context.js";
+
+/** Reads a page with its published version: 200, or 404. */
+export const getPage: Operation = (context) => {
+  const { pageGroupId = "", pageId = "" } = context.params;
+  const page = findPage(context.tenant, pageGroupId, pageId);
+  if (page === undefined) {
+    return problem(context.requestId, "not_found", "No page with this ID exists in this page group.");
+  }
+  return { status: 200, body: pageView(context.tenant, page) };
+};

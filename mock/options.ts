@@ -1,0 +1,80 @@
+/**
+ * `createMockApi` options and their checks: a mistake in them is a `TypeError` at creation,
+ * never a surprise in the middle of a test.
+ * @module
+ */
+import * as z from "zod/mini";
+import { HttpUrl } from "../src/schemas/index.js";
+import { type Clock, readClock } from "./clock.js";
+import type { Seed } from "./random.js";
+import type { MockState } from "./state/index.js";
+import type { WebhookFetch } from "./webhooks/index.js";
+
+/** The API key a mock accepts when `apiKeys` is not given. */
+export const DEFAULT_API_KEY = "mock_api_key";
+
+/** The base URL a mock serves when `baseUrl` is not given (`.test` is reserved, so it never hits a real host). */
+export const DEFAULT_BASE_URL = "https://api.prospectkit.test";
+
+/** The seed a mock uses when `seed` is not given: mocks are reproducible by default. */
+export const DEFAULT_SEED = 0;
+
+/** How to create a mock. Every option is optional. */
+export interface MockApiOptions {
+  /**
+   * Who may call: a list of keys (all of one tenant, created with a generated ID) or a map from
+   * key to tenant ID (one tenant per distinct ID). Default: `[DEFAULT_API_KEY]`.
+   */
+  readonly apiKeys?: readonly string[] | Readonly<Record<string, string>>;
+  /** Makes every generated ID and secret reproducible. Default {@link DEFAULT_SEED}. */
+  readonly seed?: Seed;
+  /** The clock behind every timestamp and the idempotency window. Default: the real time. */
+  readonly now?: Clock;
+  /**
+   * The host root the API lives under (no `/v0`), as given to the SDK. MSW handlers intercept only
+   * this origin; `api.fetch` routes by path below it. Default {@link DEFAULT_BASE_URL}.
+   */
+  readonly baseUrl?: string;
+  /** Seeds data: runs at creation and after every `reset()`, so each test starts from the same state. */
+  readonly fixtures?: (state: MockState) => void;
+  /** Webhook delivery: how attempts are sent (default `globalThis.fetch`) and their timeout. */
+  readonly webhooks?: { readonly fetch?: WebhookFetch; readonly timeoutMs?: number };
+}
+
+/** Options after defaults and checks. */
+export interface ResolvedOptions {
+  readonly keys: readonly { key: string; tenantId: string | undefined }[];
+  readonly seed: Seed;
+  readonly clock: Clock;
+  /** Origin and path of the base URL, without a trailing slash. */
+  readonly baseUrl: string;
+  /** The base URL's path without a trailing slash ("" for a host root). */
+  readonly basePath: string;
+  readonly fixtures: ((state: MockState) => void) | undefined;
+  readonly webhooks: NonNullable<MockApiOptions["webhooks"]>;
+}
+
+function resolveBaseUrl(baseUrl: string): { baseUrl: string; basePath: string } {
+  if (!z.safeParse(HttpUrl, baseUrl).success) throw new TypeError("createMockApi: baseUrl must be an absolute http or https URL");
+  const url = new URL(baseUrl);
+  if (url.search !== "" || url.hash !== "") throw new TypeError("createMockApi: baseUrl must not have a query or a fragment");
+  const basePath = url.pathname.replace(/\/+$/, "");
+  return { baseUrl: url.origin + basePath, basePath };
+}
+
+/**
+ * Applies defaults and checks the options.
+ * @throws {TypeError} for a malformed option
+ */
+export function resolveOptions(options: MockApiOptions): ResolvedOptions {
+  const { apiKeys = [DEFAULT_API_KEY], seed = DEFAULT_SEED, now = () => Date.now(), fixtures, webhooks = {} } = options;
+  if (typeof seed !== "number" && typeof seed !== "string") throw new TypeError("createMockApi: seed must be a number or a string");
+  if (typeof now !== "function") throw new TypeError("createMockApi: now must be a function returning a Date or epoch milliseconds");
+  readClock(now);
+  if (fixtures !== undefined && typeof fixtures !== "function") throw new TypeError("createMockApi: fixtures must be a function");
+  if (typeof apiKeys !== "object" || apiKeys === null) throw new TypeError("createMockApi: apiKeys must be a list or a map of keys");
+  const keys = Array.isArray(apiKeys)
+    ? apiKeys.map((key: string) => ({ key, tenantId: undefined }))
+    : Object.entries(apiKeys as Record<string, string>).map(([key, tenantId]) => ({ key, tenantId }));
+  return { keys, seed, clock: now, fixtures, webhooks, ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL) };
+}

@@ -1,0 +1,72 @@
+/**
+ * Idempotency keys of "create prospect log entry" (docs/behaviour.md, "Idempotency"): scoped to
+ * (tenant, key), kept 24 hours, compared by a fingerprint of the body after defaults.
+ * @module
+ */
+import type { ProspectLog } from "../../src/schemas/index.js";
+import type { TenantData } from "./tenant-data.js";
+
+/** How long a key is remembered after its request completed: 24 hours. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** What a key remembers: the body's fingerprint and, once done, the response to replay. */
+export interface IdempotencyEntry {
+  readonly fingerprint: string;
+  /** `null` while the first request with this key is still in flight. */
+  result: ProspectLog | null;
+  /** When the result was stored (epoch ms); the window starts here. */
+  storedAtMs: number;
+}
+
+/** What a request with an idempotency key must do. */
+export type IdempotencyDecision =
+  | { kind: "new" }
+  | { kind: "replay"; result: ProspectLog }
+  | { kind: "in-progress" }
+  | { kind: "reused" };
+
+function expired(entry: IdempotencyEntry, nowMs: number): boolean {
+  return entry.result !== null && nowMs - entry.storedAtMs >= IDEMPOTENCY_WINDOW_MS;
+}
+
+/**
+ * Forgets expired keys from the oldest end, stopping at the first live one: each key is removed
+ * once, so the cost per request stays constant however many keys are stored.
+ */
+function sweep(tenant: TenantData, nowMs: number): void {
+  for (const [key, entry] of tenant.idempotency) {
+    if (!expired(entry, nowMs)) return;
+    tenant.idempotency.delete(key);
+  }
+}
+
+/**
+ * Decides what a request with `key` and body `fingerprint` gets: a fresh run, the stored
+ * response, 409 (the first request is still in flight, same body) or 422 (a different body).
+ */
+export function decide(tenant: TenantData, key: string, fingerprint: string, nowMs: number): IdempotencyDecision {
+  sweep(tenant, nowMs);
+  const entry = tenant.idempotency.get(key);
+  if (entry === undefined || expired(entry, nowMs)) return { kind: "new" };
+  if (entry.fingerprint !== fingerprint) return { kind: "reused" };
+  return entry.result === null ? { kind: "in-progress" } : { kind: "replay", result: entry.result };
+}
+
+/** Marks `key` as in flight (after {@link decide} said "new"). */
+export function reserve(tenant: TenantData, key: string, fingerprint: string, nowMs: number): IdempotencyEntry {
+  tenant.idempotency.delete(key); // an expired entry moves to the young end
+  const entry: IdempotencyEntry = { fingerprint, result: null, storedAtMs: nowMs };
+  tenant.idempotency.set(key, entry);
+  return entry;
+}
+
+/** Stores the response of the request that held `entry`; the 24 hours start now. */
+export function complete(entry: IdempotencyEntry, result: ProspectLog, nowMs: number): void {
+  entry.result = result;
+  entry.storedAtMs = nowMs;
+}
+
+/** Drops an in-flight key whose request ended without a response to replay. */
+export function release(tenant: TenantData, key: string, entry: IdempotencyEntry): void {
+  if (tenant.idempotency.get(key) === entry) tenant.idempotency.delete(key);
+}

@@ -1,0 +1,63 @@
+/**
+ * `api.state`: drive and inspect the mock's data from a test, with the API's own validation.
+ * @module
+ */
+import type { MockStateError } from "../errors.js";
+import { snapshotStore } from "./snapshot.js";
+import type { Store } from "./store.js";
+import { type FormsApi, formsApi, type WebhookSubscriptionsApi, webhookSubscriptionsApi } from "./subscriptions-api.js";
+import { type PageGroupsApi, pageGroupsApi, type PagesApi, pagesApi, type PageVersionsApi, pageVersionsApi } from "./pages-api.js";
+import { type ProspectLogsApi, prospectLogsApi, type ProspectsApi, prospectsApi } from "./prospects-api.js";
+import { type ApiKeysApi, apiKeysApi, type TenantsApi, tenantsApi } from "./tenants.js";
+
+/**
+ * The mock's state, as a test drives and inspects it. Every helper validates its input like the
+ * API does (a {@link MockStateError} lists every failing field), so no record the API could not
+ * have produced can be seeded. Getters return copies: changing them changes nothing.
+ */
+export interface MockState {
+  /** Tenants; the first one is the default for every helper called without `tenantId`. */
+  readonly tenants: TenantsApi;
+  /** API keys: issue and revoke. */
+  readonly apiKeys: ApiKeysApi;
+  /** Prospects: seed, get, list, find by identifier. */
+  readonly prospects: ProspectsApi;
+  /** Prospect log entries: create (exactly like the API), get, list. */
+  readonly prospectLogs: ProspectLogsApi;
+  /** Page groups. */
+  readonly pageGroups: PageGroupsApi;
+  /** Pages. */
+  readonly pages: PagesApi;
+  /** Page versions: create, process, publish. */
+  readonly pageVersions: PageVersionsApi;
+  /** Webhook subscriptions. */
+  readonly webhookSubscriptions: WebhookSubscriptionsApi;
+  /** Form events. */
+  readonly forms: FormsApi;
+  /** The ID of the default tenant, or null when there is no tenant. */
+  readonly defaultTenantId: string | null;
+  /** The whole state as canonical JSON (API keys only counted): equal states give equal strings. */
+  snapshot(): string;
+}
+
+/**
+ * Builds `api.state` over whatever store is current (a reset swaps the store, not this object).
+ * @param current - returns the current store
+ */
+export function createMockState(current: () => Store): MockState {
+  return {
+    tenants: tenantsApi(current),
+    apiKeys: apiKeysApi(current),
+    prospects: prospectsApi(current),
+    prospectLogs: prospectLogsApi(current),
+    pageGroups: pageGroupsApi(current),
+    pages: pagesApi(current),
+    pageVersions: pageVersionsApi(current),
+    webhookSubscriptions: webhookSubscriptionsApi(current),
+    forms: formsApi(current),
+    get defaultTenantId() {
+      return current().defaultTenantId;
+    },
+    snapshot: () => snapshotStore(current()),
+  };
+}

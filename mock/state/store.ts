@@ -1,0 +1,86 @@
+/**
+ * The mock's whole in-memory state: tenants (each with its indexed data) and API keys, plus the
+ * clock, the seeded ID source and the webhook emitter every write uses. One store per mock; a
+ * reset builds a fresh one, so two mocks, or a mock before and after a reset, never share data.
+ * @module
+ */
+import type { JsonObject, WebhookEventKind } from "../../src/schemas/index.js";
+import { type Clock, formatTimestamp, readClock } from "../clock.js";
+import { MockStateError } from "../errors.js";
+import { createIdFactory, type IdPrefix } from "../ids.js";
+import { createRandom, randomBytes, type Seed } from "../random.js";
+import { webhookSecretFromBytes } from "../webhooks/index.js";
+import type { WebhookSubscriptionRecord } from "./records.js";
+import { createTenantData, type TenantData } from "./tenant-data.js";
+
+/** Random streams of one seed: each kind of value draws from its own, so they never shift each other. */
+export const STREAMS = { resources: 0, requests: 1, events: 2, secrets: 3 } as const;
+
+/** Receives the webhook events that state changes cause (the mock's dispatcher, or nothing). */
+export type EventSink = (kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookSubscriptionRecord[]) => void;
+
+/** The state and the services every write needs. */
+export interface Store {
+  readonly tenants: Map<string, TenantData>;
+  /** API key → tenant ID. */
+  readonly apiKeys: Map<string, string>;
+  /** The tenant state helpers use when no `tenantId` is given: the first one created. */
+  defaultTenantId: string | null;
+  /** The clock, in epoch milliseconds. */
+  nowMs(): number;
+  /** A new ID with `prefix`, from the resource stream, for the time `atMs` (default: now). */
+  newId(prefix: IdPrefix, atMs?: number): string;
+  /** A new `whsec_` secret from the secret stream. */
+  newSecret(): string;
+  /** Emits a webhook event to the tenant's subscriptions. */
+  emit(tenant: TenantData, kind: WebhookEventKind, data: JsonObject): void;
+}
+
+/** What a store is built from. */
+export interface StoreConfig {
+  readonly clock: Clock;
+  readonly seed: Seed;
+  readonly sink: EventSink;
+}
+
+/** Creates an empty store. */
+export function createStore(config: StoreConfig): Store {
+  const ids = createIdFactory(createRandom(config.seed, STREAMS.resources));
+  const secrets = createRandom(config.seed, STREAMS.secrets);
+  const nowMs = () => readClock(config.clock);
+  return {
+    tenants: new Map(),
+    apiKeys: new Map(),
+    defaultTenantId: null,
+    nowMs,
+    newId: (prefix, atMs) => ids.next(prefix, atMs ?? nowMs()),
+    newSecret: () => webhookSecretFromBytes(randomBytes(secrets, 24)),
+    emit: (tenant, kind, data) => config.sink(kind, data, [...tenant.subscriptions.values()]),
+  };
+}
+
+/** The current time as the API writes it. */
+export function timestamp(store: Store): string {
+  return formatTimestamp(store.nowMs());
+}
+
+/**
+ * The tenant a state helper works on: the given one, or the default tenant.
+ * @throws {MockStateError} when there is no such tenant
+ */
+export function tenantFor(store: Store, tenantId: string | undefined): TenantData {
+  const id = tenantId ?? store.defaultTenantId;
+  const tenant = id === null ? undefined : store.tenants.get(id);
+  if (tenant) return tenant;
+  throw new MockStateError(
+    tenantId === undefined ? "the mock has no tenant yet; create one with state.tenants.create()" : `no tenant ${JSON.stringify(tenantId)}`,
+  );
+}
+
+/** Adds a new, empty tenant. */
+export function addTenant(store: Store, id: string): TenantData {
+  const tenant = createTenantData({ id, createdAt: timestamp(store) });
+  store.tenants.set(id, tenant);
+  store.defaultTenantId ??= id;
+  return tenant;
+}

@@ -1,0 +1,99 @@
+/**
+ * `state.webhookSubscriptions` and `state.forms`: seed subscriptions (with `events` null or a
+ * list, active or not) and emit the form events no API operation causes.
+ * @module
+ */
+import { type WebhookSubscriptionUpdate as Update, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
+import { MockStateError } from "../errors.js";
+import { FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
+import type { WebhookSubscriptionRecord } from "./records.js";
+import { type Store, tenantFor, timestamp } from "./store.js";
+import { assertFreeId, parseOrThrow } from "./validate.js";
+import { applySubscriptionUpdate, dedupeEvents } from "./webhook-subscriptions.js";
+
+/** Webhook subscriptions of a tenant. */
+export interface WebhookSubscriptionsApi {
+  /**
+   * Creates a subscription (`id` default `webhooksubscription_` + ULID, `events` default null =
+   * every kind, `active` default true) with a seeded `whsec_` secret.
+   * @throws {MockStateError} for an invalid URL or event list, or a taken ID
+   */
+  create(input: SubscriptionInput): WebhookSubscriptionRecord;
+  /**
+   * Applies an update exactly as `PATCH /v0/webhook_subscriptions/{id}` does.
+   * @throws {MockStateError} for an invalid update or an unknown subscription
+   */
+  update(id: string, update: Update, options?: TenantOption): WebhookSubscriptionRecord;
+  /** The subscription with this ID (with its secret), or undefined. */
+  get(id: string, options?: TenantOption): WebhookSubscriptionRecord | undefined;
+  /** Every subscription of the tenant, oldest first. */
+  list(options?: TenantOption): WebhookSubscriptionRecord[];
+}
+
+/** The form event kinds a test can emit. */
+export type FormEventKind = (typeof FORM_EVENT_KINDS)[number];
+
+/** Form events: emitted by a test, delivered like every other event. */
+export interface FormsApi {
+  /**
+   * Emits `form.submitted`, `form.enriched` or `form.enrichment_failed` with `data` to the
+   * tenant's subscriptions that want it.
+   * @throws {MockStateError} for another kind or data that is not a JSON object
+   */
+  emit(input: FormEventInput): void;
+}
+
+const copy = (record: WebhookSubscriptionRecord): WebhookSubscriptionRecord => ({
+  ...record,
+  events: record.events && [...record.events],
+});
+
+function createSubscription(store: Store, input: unknown): WebhookSubscriptionRecord {
+  const parsed = parseOrThrow(SubscriptionInput, input, "a webhook subscription");
+  const tenant = tenantFor(store, parsed.tenantId);
+  if (parsed.id !== undefined) assertFreeId(tenant.subscriptions, parsed.id, "a webhook subscription");
+  const createdAt = timestamp(store);
+  const record: WebhookSubscriptionRecord = {
+    id: parsed.id ?? store.newId("webhooksubscription"),
+    tenantId: tenant.record.id,
+    url: parsed.url,
+    events: parsed.events == null ? null : dedupeEvents(parsed.events),
+    active: parsed.active ?? true,
+    secret: store.newSecret(),
+    createdAt,
+    updatedAt: createdAt,
+  };
+  tenant.subscriptions.set(record.id, record);
+  return copy(record);
+}
+
+/** Builds `state.webhookSubscriptions` over the current store. */
+export function webhookSubscriptionsApi(current: () => Store): WebhookSubscriptionsApi {
+  return {
+    create: (input) => createSubscription(current(), input),
+    update(id, update, options = {}) {
+      const store = current();
+      const parsed = parseOrThrow(WebhookSubscriptionUpdate, update, "a webhook subscription update");
+      const record = tenantFor(store, options.tenantId).subscriptions.get(id);
+      if (record === undefined) throw new MockStateError(`no webhook subscription ${JSON.stringify(id)}`);
+      applySubscriptionUpdate(record, parsed, timestamp(store));
+      return copy(record);
+    },
+    get: (id, options = {}) => {
+      const record = tenantFor(current(), options.tenantId).subscriptions.get(id);
+      return record && copy(record);
+    },
+    list: (options = {}) => [...tenantFor(current(), options.tenantId).subscriptions.values()].map(copy),
+  };
+}
+
+/** Builds `state.forms` over the current store. */
+export function formsApi(current: () => Store): FormsApi {
+  return {
+    emit(input) {
+      const store = current();
+      const { tenantId, kind, data } = parseOrThrow(FormEventInput, input, "a form event");
+      store.emit(tenantFor(store, tenantId), kind, data);
+    },
+  };
+}
