@@ -1,0 +1,147 @@
+import { ProblemDetails } from "../schemas/index.js";
+import { brand, ProspectKitError } from "./prospectkit-error.js";
+
+/** The response header that carries the request ID (BEHAVIOUR: on every response). */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/**
+ * What an {@link APIError} is made of.
+ * @internal
+ */
+export interface APIErrorFields {
+  status: number;
+  code: string | undefined;
+  detail: string | undefined;
+  problem: ProblemDetails | undefined;
+  body: unknown;
+  headers: Headers;
+  requestId: string | undefined;
+  attempts: number;
+  retryAfterMs: number | undefined;
+}
+
+/**
+ * The API answered with an error status. Thrown as the subclass of its status
+ * ({@link BadRequestError} 400, {@link AuthenticationError} 401, {@link PermissionDeniedError}
+ * 403, {@link NotFoundError} 404, {@link ConflictError} 409, {@link UnprocessableEntityError}
+ * 422, {@link RateLimitError} 429, {@link InternalServerError} 5xx); any other status is a plain
+ * `APIError`. A body that is not a problem document (HTML from a proxy, an empty body) still
+ * gives the right class; `problem` is then `undefined` and `body` holds what was received.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.createProspectLog({ source: "crm", payload: {} });
+ * } catch (error) {
+ *   if (BadRequestError.is(error)) console.log(error.problem?.errors);
+ * }
+ * ```
+ */
+export class APIError extends ProspectKitError {
+  /** The HTTP status. */
+  declare readonly status: number;
+  /** The machine-readable `code` of the problem body, such as `invalid_request`, when there is one. */
+  declare readonly code: string | undefined;
+  /** The problem body's `detail` (or `title`), when there is one. */
+  declare readonly detail: string | undefined;
+  /** The RFC 9457 problem body, when the body is one; its `errors` lists field problems. */
+  declare readonly problem: ProblemDetails | undefined;
+  /** The body as received: parsed JSON, else the text, else `undefined` when empty. */
+  declare readonly body: unknown;
+  /** The response headers. */
+  declare readonly headers: Headers;
+  /** The `x-request-id` of the response (or the body's `requestId`), for support requests. */
+  declare readonly requestId: string | undefined;
+  /** How many attempts were made, the retries included. */
+  declare readonly attempts: number;
+  /** How long the server asked to wait before trying again (`retry-after-ms` or `Retry-After`), in ms. */
+  declare readonly retryAfterMs: number | undefined;
+
+  /**
+   * @param message - the error message
+   * @param fields - status, body, headers and the rest
+   * @internal
+   */
+  constructor(message: string, fields: APIErrorFields) {
+    super(message);
+    Object.assign(this, fields);
+  }
+}
+brand(APIError, "APIError");
+
+/** 400: the request was malformed or failed validation; `problem.errors` lists every field problem. */
+export class BadRequestError extends APIError {}
+brand(BadRequestError, "BadRequestError");
+
+/** 401: the API key is missing, unknown or revoked (`missing_api_key`, `invalid_api_key`). */
+export class AuthenticationError extends APIError {}
+brand(AuthenticationError, "AuthenticationError");
+
+/** 403: the key may not perform this operation. */
+export class PermissionDeniedError extends APIError {}
+brand(PermissionDeniedError, "PermissionDeniedError");
+
+/** 404: no such resource for this key's tenant (or no such route). */
+export class NotFoundError extends APIError {}
+brand(NotFoundError, "NotFoundError");
+
+/** 409: a request with the same idempotency key is still in flight (`idempotency_request_in_progress`). */
+export class ConflictError extends APIError {}
+brand(ConflictError, "ConflictError");
+
+/** 422: the idempotency key was already used with a different body (`idempotency_key_reused`). */
+export class UnprocessableEntityError extends APIError {}
+brand(UnprocessableEntityError, "UnprocessableEntityError");
+
+/**
+ * 429: too many requests. Thrown when the retries are used up, or at once when the server asks
+ * to wait longer than the SDK will (over 60 s, or beyond `totalTimeoutMs`); `retryAfterMs` says
+ * how long it asked for.
+ */
+export class RateLimitError extends APIError {}
+brand(RateLimitError, "RateLimitError");
+
+/** 5xx: the server failed (retried with backoff before this is thrown). */
+export class InternalServerError extends APIError {}
+brand(InternalServerError, "InternalServerError");
+
+const BY_STATUS: Record<number, typeof APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/**
+ * Builds the error for an error response. The body is parsed leniently: a problem document
+ * fills `problem`, `code` and `detail`; any other JSON object still lends its `code` and
+ * `detail`; text that is not JSON is kept as `body`.
+ *
+ * @param response - the error response (its body already read)
+ * @param raw - the body text, with secrets already scrubbed
+ * @param attempts - how many attempts were made
+ * @param retryAfterMs - the server's requested wait, if it sent one
+ * @internal
+ */
+export function toAPIError(response: Response, raw: string, attempts: number, retryAfterMs?: number): APIError {
+  let body: unknown = raw || undefined;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    // not JSON: keep the text
+  }
+  const fields = ((typeof body === "object" && body) || {}) as Record<string, unknown>;
+  const { status, headers } = response;
+  const code = text(fields.code);
+  const detail = text(fields.detail) ?? text(fields.title);
+  const requestId = headers.get(REQUEST_ID_HEADER) ?? text(fields.requestId);
+  const problem = ProblemDetails.safeParse(body).success ? (body as ProblemDetails) : undefined;
+  const ErrorClass = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+  const message = `${status} ${code ?? response.statusText}${detail ? `: ${detail}` : ""}${requestId ? ` (request ${requestId})` : ""}`;
+  return new ErrorClass(message, { status, code, detail, problem, body, headers, requestId, attempts, retryAfterMs });
+}

@@ -1,0 +1,111 @@
+import type { FieldError } from "../schemas/index.js";
+import { brand, ProspectKitError } from "./prospectkit-error.js";
+
+/**
+ * No HTTP response arrived: the connection was refused or dropped, DNS failed, or the response
+ * body broke off. Retried (connection failures never reach the server's business logic twice
+ * for a create: the idempotency key sees to that). `cause` holds the runtime's own error.
+ */
+export class APIConnectionError extends ProspectKitError {
+  /** How many attempts were made, the retries included. */
+  declare readonly attempts: number;
+
+  /**
+   * @param message - what failed (no secrets)
+   * @param attempts - how many attempts were made
+   * @param cause - the runtime's error
+   * @internal
+   */
+  constructor(message: string, attempts: number, cause?: unknown) {
+    super(message, { cause });
+    this.attempts = attempts;
+  }
+}
+brand(APIConnectionError, "APIConnectionError");
+
+/**
+ * An attempt took longer than `timeoutMs` (or the call outlasted `totalTimeoutMs`). Retried like
+ * a connection error. A subclass of {@link APIConnectionError}.
+ */
+export class APITimeoutError extends APIConnectionError {}
+brand(APITimeoutError, "APITimeoutError");
+
+/**
+ * The caller's `AbortSignal` fired (before or during an attempt, or while waiting to retry).
+ * Never retried, and deliberately not an {@link APIConnectionError}; `cause` is the signal's reason.
+ */
+export class APIUserAbortError extends ProspectKitError {
+  /** How many attempts were started before the abort. */
+  declare readonly attempts: number;
+
+  /**
+   * @param attempts - how many attempts were started
+   * @param cause - the signal's reason
+   * @internal
+   */
+  constructor(attempts: number, cause?: unknown) {
+    super("The request was aborted by the caller", { cause });
+    this.attempts = attempts;
+  }
+}
+brand(APIUserAbortError, "APIUserAbortError");
+
+/**
+ * The request was not sent because it breaks the spec's rules. `errors` lists every problem at
+ * once, each with a JSON Pointer, a readable detail and a code, exactly as the API's own 400
+ * response would list them.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.createProspectLog({ source: "", payload: {} });
+ * } catch (error) {
+ *   if (RequestValidationError.is(error)) console.log(error.errors); // [{ pointer: "/source", code: "too_short", ... }]
+ * }
+ * ```
+ */
+export class RequestValidationError extends ProspectKitError {
+  /** The operation whose input was invalid, e.g. `"createProspectLog"`. */
+  declare readonly operation: string;
+  /** Every problem with the input. */
+  declare readonly errors: FieldError[];
+
+  /**
+   * @param operation - the operation's name
+   * @param errors - every problem found
+   * @internal
+   */
+  constructor(operation: string, errors: FieldError[]) {
+    super(`Invalid ${operation} input: ${errors.map((error) => error.detail).join("; ")}`);
+    Object.assign(this, { operation, errors });
+  }
+}
+brand(RequestValidationError, "RequestValidationError");
+
+/**
+ * A successful response whose body is not what the spec promises: not JSON, a required field
+ * missing, a wrong type (only with `validateResponses: "strict"`, the default). A field or an
+ * event kind the SDK does not know is never a reason for this error.
+ */
+export class ResponseValidationError extends ProspectKitError {
+  /** The operation whose response was invalid. */
+  declare readonly operation: string;
+  /** What is wrong, each with a JSON Pointer into the body. */
+  declare readonly issues: FieldError[];
+  /** The body exactly as received, for diagnosis. */
+  declare readonly body: string;
+  /** The HTTP status of the response. */
+  declare readonly status: number;
+  /** The `x-request-id` of the response. */
+  declare readonly requestId: string | undefined;
+
+  /**
+   * @param fields - the operation, the issues, the raw body, the status and the request ID
+   * @internal
+   */
+  constructor(fields: { operation: string; issues: FieldError[]; body: string; status: number; requestId: string | undefined }) {
+    super(`Unexpected ${fields.operation} response: ${fields.issues.map((issue) => issue.detail).join("; ")}`);
+    Object.assign(this, fields);
+  }
+}
+brand(ResponseValidationError, "ResponseValidationError");

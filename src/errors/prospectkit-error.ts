@@ -1,0 +1,131 @@
+import { redactHeaders } from "../redact.js";
+
+/**
+ * The brand every prospectkit error carries on its class prototype. `Symbol.for` gives the same
+ * symbol in every copy of the package and every realm, so the type guards work across them.
+ */
+const BRAND = Symbol.for("prospectkit.error");
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/** The name of every prospectkit error class, also found in each error's `kind` and `name`. */
+export type ErrorKind =
+  | "ProspectKitError"
+  | "ConfigurationError"
+  | "RequestValidationError"
+  | "ResponseValidationError"
+  | "APIConnectionError"
+  | "APITimeoutError"
+  | "APIUserAbortError"
+  | "APIError"
+  | "BadRequestError"
+  | "AuthenticationError"
+  | "PermissionDeniedError"
+  | "NotFoundError"
+  | "ConflictError"
+  | "UnprocessableEntityError"
+  | "RateLimitError"
+  | "InternalServerError";
+
+type Branded = { [BRAND]?: ErrorKind };
+
+function hasKind(value: unknown, kind: ErrorKind | undefined): boolean {
+  for (let proto = value; typeof proto === "object" && proto !== null; proto = Object.getPrototypeOf(proto)) {
+    if (Object.hasOwn(proto, BRAND) && (proto as Branded)[BRAND] === kind) return true;
+  }
+  return false;
+}
+
+/**
+ * Marks `errorClass` as the class of `kind` errors (instances inherit the brand).
+ * @internal
+ */
+export function brand(errorClass: { prototype: object }, kind: ErrorKind): void {
+  Object.defineProperty(errorClass.prototype, BRAND, { value: kind });
+}
+
+/**
+ * The base of every error the SDK throws: configuration, validation, connection and API errors.
+ * Never carries the API key: not in `message`, `toString()`, `toJSON()` or `util.inspect()`.
+ *
+ * Use the static `is()` of any error class (or `instanceof`) to tell errors apart. Both work
+ * across realms and across duplicate copies of the package, because they test a brand
+ * (`Symbol.for("prospectkit.error")`) instead of object identity.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.getPage({ pageGroupId, pageId });
+ * } catch (error) {
+ *   if (NotFoundError.is(error)) return null;
+ *   if (ProspectKitError.is(error)) console.error(error.kind, error.message);
+ *   throw error;
+ * }
+ * ```
+ */
+export class ProspectKitError extends Error {
+  /**
+   * @param message - what went wrong (must not contain secrets)
+   * @param options - the underlying cause, if any
+   * @internal
+   */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = this.kind;
+  }
+
+  /** Which class of error this is, e.g. `"RateLimitError"`; the same string as `name`. */
+  get kind(): ErrorKind {
+    return (this as Branded)[BRAND]!;
+  }
+
+  /**
+   * Whether `value` is an error of this class or of one of its subclasses, also when it comes
+   * from another realm or another copy of the package.
+   * @param value - anything, typically a caught error
+   * @returns `true` when `value` is such an error
+   */
+  static is<T extends ProspectKitError>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    return hasKind(value, (this.prototype as Branded)[BRAND]);
+  }
+
+  /**
+   * Makes `instanceof` use the same brand test as {@link ProspectKitError.is}.
+   * @param value - the left operand of `instanceof`
+   * @returns `true` when `value` is an error of this class or a subclass
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasKind(value, (this.prototype as Branded)[BRAND]);
+  }
+
+  /**
+   * A plain, secret-free object for logs and `JSON.stringify`: `name`, `message` and every
+   * field of the error (headers as a redacted record). The underlying `cause` is left out;
+   * its message is already part of `message`.
+   * @returns the serialisable view of this error
+   */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      json[key] = value instanceof Headers ? redactHeaders(value) : value;
+    }
+    return json;
+  }
+
+  /**
+   * What Node's `util.inspect` and `console.log` print: the stack and the fields of
+   * {@link ProspectKitError.toJSON}, never the raw `cause`.
+   * @internal
+   */
+  [INSPECT](_depth: number, options: object, inspect?: (value: unknown, options: object) => string): string {
+    const { name: _name, message: _message, ...fields } = this.toJSON();
+    return `${this.stack} ${inspect ? inspect(fields, options) : JSON.stringify(fields)}`;
+  }
+}
+brand(ProspectKitError, "ProspectKitError");
+
+/**
+ * Invalid client configuration, thrown by `createClient`: no API key, a `baseUrl` that is not an
+ * absolute http(s) URL, a negative `maxRetries`, no `fetch` in this runtime, and so on.
+ */
+export class ConfigurationError extends ProspectKitError {}
+brand(ConfigurationError, "ConfigurationError");

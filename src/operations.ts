@@ -1,0 +1,93 @@
+import * as z from "zod/mini";
+import type { Operation } from "./request.js";
+import {
+  OpaqueId,
+  Page,
+  ProspectLog,
+  ProspectLogCreate,
+  WebhookSubscription,
+  WebhookSubscriptionUpdate,
+} from "./schemas/index.js";
+import { problems, rejectInvalid } from "./validate.js";
+
+/**
+ * A path parameter: a non-empty string (the spec shows no format) that is not `.` or `..`,
+ * which no URL encoding can keep from being read as "this" or "parent" folder.
+ */
+const PathId = OpaqueId.check(
+  z.refine((id) => id !== "." && id !== "..", { error: 'must not be "." or ".."', params: { code: "invalid_value" } }),
+);
+
+/** Input of `getPage`: the IDs of the page group and of the page in it (spec 4.2). */
+export interface GetPageParams {
+  /** The page group's ID. */
+  pageGroupId: string;
+  /** The page's ID. */
+  pageId: string;
+}
+
+/** Input of `updateWebhookSubscription`: the subscription's ID and the changes (spec 4.3). */
+export type UpdateWebhookSubscriptionParams = WebhookSubscriptionUpdate & {
+  /** The webhook subscription's ID. */
+  subscriptionId: string;
+};
+
+const PageRef = z.object({ pageGroupId: PathId, pageId: PathId });
+const SubscriptionRef = z.object({ subscriptionId: PathId });
+
+/** A UUID v4 for an idempotency key: `crypto.randomUUID` where it exists, else `getRandomValues`. */
+function uuid(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * `POST /v0/prospect_logs` (spec 4.1). Always sends an `idempotencyKey` (the caller's, or a
+ * generated UUID) in the body, the same on every attempt, so a retry can never create a
+ * second log.
+ * @internal
+ */
+export const createProspectLogOperation: Operation<ProspectLogCreate> = {
+  name: "createProspectLog",
+  method: "POST",
+  result: ProspectLog,
+  prepare(input, validate) {
+    if (validate) rejectInvalid(this.name, problems(ProspectLogCreate, input));
+    const body = input?.idempotencyKey ? input : { ...input, idempotencyKey: uuid() };
+    return { path: "/v0/prospect_logs", body: JSON.stringify(body) };
+  },
+};
+
+/**
+ * `GET /v0/page_groups/{page_group_id}/pages/{page_id}` (spec 4.2).
+ * @internal
+ */
+export const getPageOperation: Operation<GetPageParams> = {
+  name: "getPage",
+  method: "GET",
+  result: Page,
+  prepare(input) {
+    rejectInvalid(this.name, problems(PageRef, input));
+    return { path: `/v0/page_groups/${encodeURIComponent(input.pageGroupId)}/pages/${encodeURIComponent(input.pageId)}` };
+  },
+};
+
+/**
+ * `PATCH /v0/webhook_subscriptions/{subscription_id}` (spec 4.3).
+ * @internal
+ */
+export const updateWebhookSubscriptionOperation: Operation<UpdateWebhookSubscriptionParams> = {
+  name: "updateWebhookSubscription",
+  method: "PATCH",
+  result: WebhookSubscription,
+  prepare(input, validate) {
+    const { subscriptionId, ...changes } = input ?? {};
+    const errors = problems(SubscriptionRef, input);
+    rejectInvalid(this.name, validate ? [...errors, ...problems(WebhookSubscriptionUpdate, changes)] : errors);
+    return { path: `/v0/webhook_subscriptions/${encodeURIComponent(subscriptionId)}`, body: JSON.stringify(changes) };
+  },
+};

@@ -1,0 +1,189 @@
+import { ConfigurationError } from "./errors/prospectkit-error.js";
+import { createLog, type Hooks, type Log } from "./hooks.js";
+import { API_KEY_HEADER } from "./redact.js";
+import { VERSION } from "./version.js";
+
+/** How a successful response is checked against its schema. */
+export type ValidationMode = "strict" | "warn" | "off";
+
+/** A `fetch` the SDK can call: the global one, or any with the same contract (it must honour `signal`). */
+export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * Headers to add to requests. A `null` or `undefined` value removes a default header (such as
+ * `user-agent`). `x-api-key` and `content-type` are always the SDK's own.
+ */
+export type HeaderOptions = Record<string, string | null | undefined>;
+
+/** Options that a single call may override. */
+export interface RequestOptions {
+  /** Cancels the call. Never switches the timeout off; an abort raises `APIUserAbortError` and is never retried. */
+  signal?: AbortSignal;
+  /** Time limit of each attempt, in ms. Default 60 000. */
+  timeoutMs?: number;
+  /** Time limit of the whole call, retries and waits included, in ms. Default: none. */
+  totalTimeoutMs?: number;
+  /** How many times a failed attempt is retried (connection errors, timeouts, 408, 429, 5xx). Default 2. */
+  maxRetries?: number;
+  /** Extra headers, merged over the client's. */
+  headers?: HeaderOptions;
+  /** Whether request bodies are checked before sending. Default `true`. Path parameters are always checked. */
+  validateRequests?: boolean;
+  /** How responses are checked: `"strict"` (default) throws, `"warn"` reports and returns the data, `"off"` skips. */
+  validateResponses?: ValidationMode;
+}
+
+/** Options of `createClient`. Every field is optional; per-call options override them. */
+export interface ClientOptions extends Omit<RequestOptions, "signal">, Hooks {
+  /** The API key, sent as `x-api-key`. Default: the `PROSPECTKIT_API_KEY` environment variable. */
+  apiKey?: string;
+  /**
+   * The API's host root, without `/v0` (a trailing slash is fine), e.g. `https://api.example.com`.
+   * Default: the `PROSPECTKIT_BASE_URL` environment variable.
+   */
+  baseUrl?: string;
+  /** The `fetch` to use. Default: the global `fetch`. */
+  fetch?: Fetch;
+}
+
+/**
+ * Everything one call runs with: the client's settings with the call's options merged in.
+ * @internal
+ */
+export interface Settings extends Hooks {
+  baseUrl: string;
+  apiKey: string;
+  fetch: Fetch;
+  timeoutMs: number;
+  totalTimeoutMs: number;
+  maxRetries: number;
+  /** Headers of a request without a body. */
+  headers: Record<string, string>;
+  /** Headers of a request with a JSON body. */
+  jsonHeaders: Record<string, string>;
+  validateRequests: boolean;
+  validateResponses: ValidationMode;
+  log: Log | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+const DEFAULTS = { timeoutMs: 60_000, totalTimeoutMs: Number.POSITIVE_INFINITY, maxRetries: 2, validateRequests: true, validateResponses: "strict" } as const;
+const MAX_TIMER_MS = 2_147_483_647;
+
+function env(name: string): string | undefined {
+  try {
+    return (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name] || undefined;
+  } catch {
+    return undefined; // Deno without --allow-env
+  }
+}
+
+function fail(message: string): never {
+  throw new ConfigurationError(message);
+}
+
+function checkNumber(name: string, value: number | undefined, min: number, max: number): void {
+  if (value !== undefined && !(value >= min && value <= max && (name !== "maxRetries" || Number.isInteger(value)))) {
+    fail(`${name} must be ${name === "maxRetries" ? "a whole number" : "a number of ms"} from ${min} to ${max}`);
+  }
+}
+
+function checkNumbers(options: RequestOptions): void {
+  checkNumber("timeoutMs", options.timeoutMs, 1, MAX_TIMER_MS);
+  checkNumber("totalTimeoutMs", options.totalTimeoutMs, 1, Number.POSITIVE_INFINITY);
+  checkNumber("maxRetries", options.maxRetries, 0, 100);
+}
+
+/** Lower-cases names, drops `null`/`undefined` values, and sets the key last so it always wins. */
+function mergeHeaders(base: Record<string, string>, extra: HeaderOptions | undefined, apiKey: string): Record<string, string> {
+  const headers = { ...base };
+  for (const name in extra) {
+    const value = extra[name];
+    if (value == null) delete headers[name.toLowerCase()];
+    else headers[name.toLowerCase()] = value;
+  }
+  headers[API_KEY_HEADER] = apiKey;
+  try {
+    new Headers(headers);
+  } catch {
+    fail(`headers must be valid HTTP header names and values`);
+  }
+  return headers;
+}
+
+function withJson(headers: Record<string, string>): Record<string, string> {
+  return { ...headers, "content-type": "application/json" };
+}
+
+/** `prospectkit/<version> <runtime>`, or `undefined` in a browser (which forbids setting it). */
+function userAgent(): string | undefined {
+  const runtime = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent;
+  return runtime?.startsWith("Mozilla/") ? undefined : `prospectkit/${VERSION}${runtime ? ` ${runtime}` : ""}`;
+}
+
+function resolveBaseUrl(value: string | undefined): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value ?? fail("baseUrl is missing: pass { baseUrl } or set PROSPECTKIT_BASE_URL"));
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw error;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
+    fail("baseUrl must be an absolute http(s) URL without credentials, query or fragment");
+  }
+  const root = url.origin + url.pathname.replace(/\/+$/, "");
+  if (/\/v0$/i.test(root)) fail("baseUrl is the host root: leave out /v0, the SDK adds it");
+  return root;
+}
+
+/**
+ * Resolves `createClient` options once: environment fallbacks and checks, then the defaults
+ * merged with the options by {@link mergeOptions}, so client and call options merge in one place.
+ * @throws {ConfigurationError} for a missing or malformed key or base URL, or a bad option
+ * @internal
+ */
+export function resolveSettings(options: ClientOptions): Settings {
+  const apiKey = options.apiKey ?? env("PROSPECTKIT_API_KEY");
+  if (!apiKey) fail("apiKey is missing: pass { apiKey } or set PROSPECTKIT_API_KEY");
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) fail("apiKey must consist of visible ASCII characters");
+  const baseUrl = resolveBaseUrl(options.baseUrl ?? env("PROSPECTKIT_BASE_URL"));
+  const fetch = options.fetch ?? globalThis.fetch;
+  if (typeof fetch !== "function") fail("fetch is not available in this runtime: pass { fetch }");
+  const agent = userAgent();
+  const headers = mergeHeaders({ accept: "application/json", ...(agent && { "user-agent": agent }) }, undefined, apiKey);
+  const defaults: Settings = {
+    ...options,
+    ...DEFAULTS,
+    apiKey,
+    baseUrl,
+    fetch,
+    headers,
+    jsonHeaders: withJson(headers),
+    log: createLog(options),
+  };
+  return mergeOptions(defaults, options);
+}
+
+/**
+ * The one place where a call's options meet the client's settings: per-call values win, the
+ * client's (already defaulted) fill the rest. Without per-call options the settings are reused
+ * as they are, so the hot path allocates nothing.
+ * @throws {ConfigurationError} for a bad per-call option
+ * @internal
+ */
+export function mergeOptions(settings: Settings, options: RequestOptions | undefined): Settings {
+  if (!options) return settings;
+  checkNumbers(options);
+  const headers = options.headers ? mergeHeaders(settings.headers, options.headers, settings.apiKey) : settings.headers;
+  return {
+    ...settings,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs ?? settings.timeoutMs,
+    totalTimeoutMs: options.totalTimeoutMs ?? settings.totalTimeoutMs,
+    maxRetries: options.maxRetries ?? settings.maxRetries,
+    validateRequests: options.validateRequests ?? settings.validateRequests,
+    validateResponses: options.validateResponses ?? settings.validateResponses,
+    headers,
+    jsonHeaders: options.headers ? withJson(headers) : settings.jsonHeaders,
+  };
+}

@@ -1,0 +1,148 @@
+import type * as z from "zod/mini";
+import { type Exchange, sendAttempt, wait } from "./attempt.js";
+import { REQUEST_ID_HEADER, toAPIError } from "./errors/api-error.js";
+import { APIConnectionError, APIUserAbortError } from "./errors/failures.js";
+import { ConfigurationError, type ProspectKitError } from "./errors/prospectkit-error.js";
+import type { CallEvent, RequestEvent, ResponseEvent, RetryEvent } from "./hooks.js";
+import { mergeOptions, type RequestOptions, type Settings } from "./options.js";
+import { redactHeaders, scrub } from "./redact.js";
+import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry.js";
+import { checkResponse } from "./validate.js";
+
+/** The method and path of a call, and its JSON body if it has one. */
+export interface PreparedRequest {
+  path: string;
+  body?: string;
+}
+
+/**
+ * An operation of the API: how its input becomes a request, and the schema of its result.
+ * @internal
+ */
+export interface Operation<Input> {
+  name: string;
+  method: "GET" | "POST" | "PATCH";
+  result: z.ZodMiniType;
+  /** Checks the input (path parameters always, the body when `validate`) and builds the request. */
+  prepare(input: Input, validate: boolean): PreparedRequest;
+}
+
+/** A result together with the HTTP response it came from. */
+export interface WithResponse<T> {
+  /** The parsed result. */
+  data: T;
+  /** The HTTP response (its body has been read). */
+  response: Response;
+  /** The response's `x-request-id`, for support requests. */
+  requestId: string | undefined;
+}
+
+/**
+ * The promise every operation returns: await it for the result, or call `withResponse()` for
+ * the result together with the response and its request ID.
+ */
+export interface APIPromise<T> extends Promise<T> {
+  /**
+   * The result with its HTTP response and request ID.
+   * @returns a promise of `{ data, response, requestId }`
+   */
+  withResponse(): Promise<WithResponse<T>>;
+}
+
+async function observe<E extends CallEvent>(
+  settings: Settings,
+  level: "debug" | "info" | "warn",
+  message: string,
+  event: E,
+  hook: ((event: E) => void | Promise<void>) | undefined,
+): Promise<void> {
+  settings.log?.(level, message, event);
+  await hook?.(event);
+}
+
+async function attempts<T>(s: Settings, operation: Operation<never>, url: string, init: RequestInit): Promise<WithResponse<T>> {
+  const { method } = operation;
+  const observed = s.log || s.onRequest || s.onResponse || s.onRetry;
+  const deadline = Date.now() + s.totalTimeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    if (s.signal?.aborted) throw new APIUserAbortError(attempt - 1, s.signal.reason);
+    const call: CallEvent | undefined = observed ? { operation: operation.name, method, url, attempt } : undefined;
+    if (call) {
+      const headers = redactHeaders(init.headers as Record<string, string>);
+      await observe<RequestEvent>(s, "debug", `${method} ${url}`, { ...call, headers }, s.onRequest);
+    }
+    const started = Date.now();
+    let exchange: Exchange | undefined;
+    let error: ProspectKitError | undefined;
+    let after: number | undefined;
+    try {
+      exchange = await sendAttempt(s.fetch, url, init, Math.min(s.timeoutMs, deadline - started), s.signal, attempt, s.apiKey);
+    } catch (cause) {
+      if (!(cause instanceof APIConnectionError)) throw cause;
+      error = cause;
+    }
+    if (exchange) {
+      const { response, text } = exchange;
+      const { status, headers } = response;
+      const requestId = headers.get(REQUEST_ID_HEADER) ?? undefined;
+      if (call) {
+        const event = { ...call, status, requestId, durationMs: Date.now() - started, headers: redactHeaders(headers) };
+        await observe<ResponseEvent>(s, "info", `${status} ${method} ${url}`, event, s.onResponse);
+      }
+      if (response.ok) {
+        return { data: checkResponse(s, operation.name, operation.result, response, text, requestId) as T, response, requestId };
+      }
+      after = retryAfterMs(headers);
+      error = toAPIError(response, scrub(text, s.apiKey), attempt, after);
+      if (!isRetryableStatus(status)) throw error;
+    }
+    const delay = after ?? backoffMs(attempt);
+    if (attempt > s.maxRetries || (after ?? 0) > MAX_RETRY_AFTER_MS || delay > deadline - Date.now()) throw error;
+    if (call) {
+      const message = `retrying ${method} ${url} in ${Math.round(delay)} ms after: ${error!.message}`;
+      await observe<RetryEvent>(s, "warn", message, { ...call, delayMs: delay, error: error! }, s.onRetry);
+    }
+    await wait(delay, s.signal, attempt);
+  }
+}
+
+async function run<T, Input>(
+  settings: Settings | undefined,
+  operation: Operation<Input>,
+  input: Input,
+  options: RequestOptions | undefined,
+): Promise<WithResponse<T>> {
+  if (!settings) throw new ConfigurationError("not a prospectkit client: create one with createClient()");
+  const s = mergeOptions(settings, options);
+  try {
+    const { path, body } = operation.prepare(input, s.validateRequests);
+    const init: RequestInit = { method: operation.method, headers: body === undefined ? s.headers : s.jsonHeaders, body };
+    return await attempts<T>(s, operation as Operation<never>, s.baseUrl + path, init);
+  } catch (error) {
+    s.log?.("error", `${operation.name} failed: ${(error as Error).message}`, { error });
+    throw error;
+  }
+}
+
+const ignore = () => {};
+
+/**
+ * Runs `operation` with the client's settings and the call's options: validation, the request,
+ * retries, response checking. Every failure is a rejection with a `ProspectKitError`.
+ *
+ * @param settings - the client's resolved settings (`undefined` for an object that is no client)
+ * @param operation - what to call
+ * @param input - the caller's input
+ * @param options - the call's options
+ * @returns the result, with `withResponse()` for the response
+ * @internal
+ */
+export function call<T, Input>(settings: Settings | undefined, operation: Operation<Input>, input: Input, options?: RequestOptions): APIPromise<T> {
+  const full = run<T, Input>(settings, operation, input, options);
+  const promise = full.then((result) => result.data) as APIPromise<T>;
+  promise.withResponse = () => {
+    promise.catch(ignore); // the caller handles `full`; the data-only promise must not report it again
+    return full;
+  };
+  return promise;
+}
