@@ -4,6 +4,8 @@ export default defineConfig({
   entry: {
     index: "src/index.ts",
     "mock/index": "mock/index.ts",
+    // The MSW handlers: their own entry, so prospectkit/mock never loads the optional peer msw.
+    "mock/msw": "mock/msw.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

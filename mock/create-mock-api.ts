@@ -130,7 +130,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     record: requestLog.record,
   });
 
-  return {
+  const api: MockApi = {
     async fetch(input, init) {
       const request = new Request(input, init);
       if (request.signal.aborted) throw abortReason(request.signal);
@@ -151,4 +151,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       initialise();
     },
   };
+  // Not typed and not enumerable: only there to tell a JavaScript caller following an msw recipe where handlers are.
+  Object.defineProperty(api, "handlers", {
+    get() {
+      throw new TypeError('api.handlers needs msw: import { createMockApi } from "prospectkit/mock/msw" instead of "prospectkit/mock"');
+    },
+  });
+  return api;
 }
