@@ -4,14 +4,14 @@
  * browser), passes it to `scenario()` with the harness's context inlined, and reports the result:
  * a marked line on stdout, the body of a worker's response, or a global a page sets.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as esbuild from "esbuild";
 
 /** Starts the one stdout line that carries a scenario's JSON result. */
 export const RESULT_MARK = "SCENARIO_RESULT ";
 
-const SCENARIOS = resolve(import.meta.dirname);
+const SOURCES = resolve(import.meta.dirname);
 
 /** How an entry loads the package and where its result goes. */
 export type EntryKind = "esm" | "cjs" | "worker" | "browser";
@@ -64,17 +64,26 @@ export function writeEntry(dir: string, kind: EntryKind, spec: EntrySpec, contex
 }
 
 /**
- * Compiles a scenario from TypeScript into the project, once as ESM and once as CommonJS, without
- * bundling: its only imports are types, so the runtime's own module loader does the rest.
+ * Compiles a file beside this one (a scenario, the mock server) from TypeScript into the project,
+ * once as ESM (`.mjs`) and once as CommonJS (`.cjs`). Its local helpers are bundled in; every
+ * package (the packed prospectkit, msw) stays an import, so the runtime's own module loader
+ * resolves it from the project's node_modules.
  *
  * @param dir - the consumer project
- * @param scenario - the scenario file beside this one, without `.ts`
+ * @param file - the file beside this one, without `.ts`
  */
-export function writeScenario(dir: string, scenario: string): void {
-  const source = readFileSync(join(SCENARIOS, `${scenario}.ts`), "utf8");
+export function compileIntoProject(dir: string, file: string): void {
   for (const format of ["esm", "cjs"] as const) {
-    const { code } = esbuild.transformSync(source, { loader: "ts", format, target: "es2022" });
-    writeFileSync(join(dir, `${scenario}.${format === "esm" ? "mjs" : "cjs"}`), code);
+    esbuild.buildSync({
+      entryPoints: [join(SOURCES, `${file}.ts`)],
+      outfile: join(dir, `${file}.${format === "esm" ? "mjs" : "cjs"}`),
+      bundle: true,
+      packages: "external",
+      format,
+      platform: "neutral",
+      target: "es2022",
+      logLevel: "error",
+    });
   }
 }
 
