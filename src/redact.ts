@@ -6,17 +6,19 @@ export const REDACTED = "[redacted]";
 
 /**
  * A copy of `headers` as a plain record with lower-case names, safe to log or hand to a hook:
- * the API key header is replaced with {@link REDACTED}.
+ * the API key header is replaced with {@link REDACTED}, and so is the key wherever a server
+ * echoed it into another header's value.
  *
  * @param headers - request headers (a record) or response headers (a `Headers`)
+ * @param secret - the API key, when known
  * @returns a new record; the input is not changed
  */
-export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
+export function redactHeaders(headers: Headers | Record<string, string>, secret?: string): Record<string, string> {
   const copy: Record<string, string> = {};
   const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
   for (const [name, value] of entries) {
     const key = name.toLowerCase();
-    copy[key] = key === API_KEY_HEADER ? REDACTED : value;
+    copy[key] = key === API_KEY_HEADER ? REDACTED : secret ? scrub(value, secret) : value;
   }
   return copy;
 }

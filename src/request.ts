@@ -84,16 +84,17 @@ async function attempts<T>(s: Settings, operation: Operation<never>, url: string
     if (exchange) {
       const { response, text } = exchange;
       const { status, headers } = response;
-      const requestId = headers.get(REQUEST_ID_HEADER) ?? undefined;
+      const id = headers.get(REQUEST_ID_HEADER);
+      const requestId = id === null ? undefined : scrub(id, s.apiKey);
       if (call) {
-        const event = { ...call, status, requestId, durationMs: Date.now() - started, headers: redactHeaders(headers) };
+        const event = { ...call, status, requestId, durationMs: Date.now() - started, headers: redactHeaders(headers, s.apiKey) };
         await observe<ResponseEvent>(s, "info", `${status} ${method} ${url}`, event, s.onResponse);
       }
       if (response.ok) {
         return { data: checkResponse(s, operation.name, operation.result, response, text, requestId) as T, response, requestId };
       }
       after = retryAfterMs(headers);
-      error = toAPIError(response, scrub(text, s.apiKey), attempt, after);
+      error = toAPIError(response, text, attempt, after, s.apiKey);
       if (!isRetryableStatus(status)) throw error;
     }
     const delay = after ?? backoffMs(attempt);

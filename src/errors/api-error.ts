@@ -1,3 +1,4 @@
+import { redactHeaders, scrub } from "../redact.js";
 import { ProblemDetails } from "../schemas/index.js";
 import { brand, ProspectKitError } from "./prospectkit-error.js";
 
@@ -115,20 +116,23 @@ const BY_STATUS: Record<number, typeof APIError> = {
   429: RateLimitError,
 };
 
-const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+const string = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 /**
  * Builds the error for an error response. The body is parsed leniently: a problem document
  * fills `problem`, `code` and `detail`; any other JSON object still lends its `code` and
- * `detail`; text that is not JSON is kept as `body`.
+ * `detail`; text that is not JSON is kept as `body`. The API key is scrubbed from the body and
+ * the headers first, in case a server echoes it.
  *
  * @param response - the error response (its body already read)
- * @param raw - the body text, with secrets already scrubbed
+ * @param text - the body text
  * @param attempts - how many attempts were made
  * @param retryAfterMs - the server's requested wait, if it sent one
+ * @param secret - the API key
  * @internal
  */
-export function toAPIError(response: Response, raw: string, attempts: number, retryAfterMs?: number): APIError {
+export function toAPIError(response: Response, text: string, attempts: number, retryAfterMs: number | undefined, secret: string): APIError {
+  const raw = scrub(text, secret);
   let body: unknown = raw || undefined;
   try {
     body = JSON.parse(raw);
@@ -136,10 +140,11 @@ export function toAPIError(response: Response, raw: string, attempts: number, re
     // not JSON: keep the text
   }
   const fields = ((typeof body === "object" && body) || {}) as Record<string, unknown>;
-  const { status, headers } = response;
-  const code = text(fields.code);
-  const detail = text(fields.detail) ?? text(fields.title);
-  const requestId = headers.get(REQUEST_ID_HEADER) ?? text(fields.requestId);
+  const { status } = response;
+  const headers = new Headers(redactHeaders(response.headers, secret));
+  const code = string(fields.code);
+  const detail = string(fields.detail) ?? string(fields.title);
+  const requestId = headers.get(REQUEST_ID_HEADER) ?? string(fields.requestId);
   const problem = ProblemDetails.safeParse(body).success ? (body as ProblemDetails) : undefined;
   const ErrorClass = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
   const message = `${status} ${code ?? response.statusText}${detail ? `: ${detail}` : ""}${requestId ? ` (request ${requestId})` : ""}`;
