@@ -1,6 +1,6 @@
 import { format, inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, type Logger, ProspectKitError, REDACTED } from "../../src/index.js";
+import { type AuthenticationError, createClient, type Logger, ProspectKitError, REDACTED } from "../../src/index.js";
 import { fakeFetch, json } from "./support/fetch.js";
 import { API_KEY, clientFor, createBody, page } from "./support/fixtures.js";
 import { type Scripted, startServer, type TestServer } from "./support/http-server.js";
@@ -68,9 +68,9 @@ describe("issue 3.7: the API key never appears in any serialisation of any error
 
   it("the echoed key is replaced, so the rest of what the server said stays readable", async () => {
     server.script(echo(401));
-    const error = await clientFor(server.url)
+    const error = (await clientFor(server.url)
       .getPage({ pageGroupId: "g", pageId: "p" })
-      .catch((caught: unknown) => caught as ProspectKitError & { detail: string; headers: Headers });
+      .catch((caught: unknown) => caught)) as AuthenticationError;
     expect(error.detail).toBe(`bad key ${REDACTED}`);
     expect(error.headers.get("x-echo")).toBe(`key=${REDACTED}`);
     expect(error.headers.get("x-api-key")).toBe(REDACTED);

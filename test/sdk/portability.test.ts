@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { VERSION } from "../../src/version.js";
+
+const root = join(import.meta.dirname, "../..");
+const sources = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" })
+  .filter((path) => path.endsWith(".ts"))
+  .map((path) => [relative(root, join(root, "src", path)), readFileSync(join(root, "src", path), "utf8")] as const);
+
+describe("issue 3.9: src/ runs everywhere: Node >= 20, browsers, Deno, Bun, workerd", () => {
+  it("the scan sees the SDK's files", () => {
+    expect(sources.map(([path]) => path)).toEqual(expect.arrayContaining(["src/index.ts", "src/client.ts", "src/request.ts"]));
+  });
+
+  it.each(sources)("%s imports no node: module, statically or dynamically", (_path, text) => {
+    expect(text).not.toMatch(/\bfrom\s+["']node:|\bimport\s*\(\s*["']node:|\brequire\s*\(\s*["']node:/);
+  });
+
+  it.each(sources)("%s imports no Node built-in by its bare name either", (_path, text) => {
+    expect(text).not.toMatch(/\bfrom\s+["'](fs|path|util|http|https|crypto|events|stream|buffer|os|url|net|tls|zlib|child_process)["']/);
+  });
+
+  // src/webhooks has its own error class (WebhookVerificationError) and is another stream's code.
+  it.each(sources.filter(([path]) => !path.startsWith("src/webhooks/")))("%s throws no bare Error (every failure is a ProspectKitError)", (_path, text) => {
+    expect(text).not.toMatch(/new (Error|TypeError|RangeError)\(/);
+  });
+});
+
+describe("the user-agent names the released version", () => {
+  it("VERSION equals package.json's version", () => {
+    const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+    expect(VERSION).toBe(version);
+  });
+});
