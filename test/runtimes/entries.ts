@@ -115,6 +115,8 @@ export async function bundleEntry(dir: string, entry: string, conditions: string
 /**
  * Reads the scenario's result from a process's stdout.
  *
+ * @param stdout - everything the entry printed
+ * @returns the parsed JSON of the line that starts with {@link RESULT_MARK}
  * @throws TypeError when no line carries a result
  */
 export function parseResult(stdout: string): unknown {

@@ -35,6 +35,11 @@ function buildAndPack(): string {
   return join(dir, file);
 }
 
+/**
+ * Packs the package and installs the runtimes, then hands both to the test files.
+ *
+ * @param project - vitest's project, through which the results are provided to `inject()`
+ */
 export default function setup(project: TestProject): void {
   const skipped = skippedRuntimes();
   const started = performance.now();

@@ -67,12 +67,15 @@ function installNpm(id: RuntimeId, runtime: NpmRuntime): { bin: string; version:
   const staging = `${dir}.staging-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, "package.json"), JSON.stringify({ name: `runtime-${id}`, private: true }));
-  run("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", runtime.spec], staging);
-  const stagedBin = locateBinary(join(staging, "node_modules"), runtime);
-  checkVersion(stagedBin, runtime.version);
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(staging, dir);
+  try {
+    writeFileSync(join(staging, "package.json"), JSON.stringify({ name: `runtime-${id}`, private: true }));
+    run("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", runtime.spec], staging);
+    checkVersion(locateBinary(join(staging, "node_modules"), runtime), runtime.version);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
   const bin = locateBinary(join(dir, "node_modules"), runtime);
   const version = checkVersion(bin, runtime.version);
   writeFileSync(stamp, JSON.stringify({ spec: runtime.spec, version }, null, 2));
@@ -111,9 +114,9 @@ export function installRuntime(id: RuntimeId): Installed {
     const found = runtime.kind === "npm" ? installNpm(id, runtime) : installApt(runtime);
     return { id, ok: true, ...found, seconds: seconds() };
   } catch (error) {
+    // execFileSync's message already carries the command's stderr.
     const detail = error instanceof Error ? error.message : String(error);
-    const stderr = (error as { stderr?: unknown }).stderr;
-    return { id, ok: false, error: `${id} could not be installed: ${detail}${typeof stderr === "string" ? `\n${stderr}` : ""}`, seconds: seconds() };
+    return { id, ok: false, error: `${id} could not be installed: ${detail}`, seconds: seconds() };
   }
 }
 

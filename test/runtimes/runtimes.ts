@@ -28,9 +28,11 @@ export interface AptRuntime {
   readonly aptPackage: string;
   /** The absolute path of the binary. */
   readonly binary: string;
+  /** What `<binary> --version` prints (Debian decides the exact release). */
   readonly version: RegExp;
 }
 
+/** Where one runtime comes from. */
 export type RuntimeSpec = NpmRuntime | AptRuntime;
 
 /** Every runtime of the matrix, by the id the cases, the cache and PROSPECTKIT_SKIP_RUNTIMES use. */
