@@ -27,7 +27,7 @@ export interface RuntimeCase {
    * @param bin - the runtime's binary
    * @param dir - the consumer project
    * @param spec - the scenario and the modules it takes
-   * @param context - the scenario's context (the case's name is added as `runtime`)
+   * @param context - the scenario's context, inlined into the entry
    */
   readonly run: (bin: string, dir: string, spec: EntrySpec, context: object) => Promise<unknown>;
 }
