@@ -8,7 +8,7 @@
 import { formatTimestamp } from "../clock.js";
 import type { TakenFaults } from "../faults.js";
 import { OPERATION_HANDLERS } from "../operations/index.js";
-import type { Commit } from "../operations/context.js";
+import { isPending, type Pending } from "../operations/context.js";
 import type { LoggedRequest } from "../request-log.js";
 import type { Store } from "../state/store.js";
 import { authenticate } from "./auth.js";
@@ -70,7 +70,7 @@ async function answer(
   route: RouteMatch,
   requestId: string,
   onBody: (body: unknown) => void,
-): Promise<Reply | Commit> {
+): Promise<Reply | Pending> {
   if (route.kind === "not-found" && !route.underV0) {
     return problem(requestId, "not_found", "Every API path starts with /v0.");
   }
@@ -116,9 +116,12 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
         : fault?.kind === "status"
           ? faultReply(requestId, fault.status, fault.retryAfterSeconds)
           : await answer(store, request, route, requestId, (body) => (requestBody = body));
-      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      if (latencyMs > 0) {
+        if (pending !== null && isPending(pending)) pending.hold();
+        await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      }
       if (pending !== null) {
-        const answered = typeof pending === "function" ? pending() : pending;
+        const answered = isPending(pending) ? pending.commit() : pending;
         reply = fault?.kind === "network-error" ? null : fault?.kind === "malformed-body" ? malformed(answered) : answered;
       }
     } catch {

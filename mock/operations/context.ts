@@ -1,7 +1,7 @@
 /**
  * What an operation gets and gives back. An operation validates and decides without writing;
- * if the request is accepted it returns a `Commit` that writes and answers. The pipeline may
- * wait (injected latency) between the two, which is when a request is "in flight".
+ * if the request is accepted it returns a `Pending` write. The pipeline may wait (injected
+ * latency) before committing it, and only then is the request "in flight".
  * @module
  */
 import type { FieldError } from "../../src/schemas/index.js";
@@ -23,11 +23,21 @@ export interface OperationContext {
   readBody(): Promise<BodyResult>;
 }
 
-/** Writes an accepted request's changes and returns its answer. */
-export type Commit = () => Reply;
+/** An accepted write, not yet done. */
+export interface Pending {
+  /** Called when the answer will wait (injected latency): the request is in flight from now on. */
+  hold(): void;
+  /** Writes (deciding again on anything that may have changed since) and returns the answer. */
+  commit(): Reply;
+}
 
-/** An operation: answers at once (an error or a read), or returns the commit of an accepted write. */
-export type Operation = (context: OperationContext) => Promise<Reply | Commit> | Reply | Commit;
+/** An operation: answers at once (an error or a read), or returns the pending write of an accepted request. */
+export type Operation = (context: OperationContext) => Promise<Reply | Pending> | Reply | Pending;
+
+/** Whether an operation's outcome is a pending write. */
+export function isPending(outcome: Reply | Pending): outcome is Pending {
+  return "commit" in outcome;
+}
 
 /** The problem reply for a refused body. */
 export function bodyProblem(context: OperationContext, result: Extract<BodyResult, { ok: false }>): Reply {

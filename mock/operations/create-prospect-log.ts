@@ -3,23 +3,21 @@
  * state's `prepareProspectLog`; this maps its outcome to HTTP.
  * @module
  */
-import { problem } from "../http/reply.js";
-import { prepareProspectLog } from "../state/prospect-logs.js";
-import { bodyProblem, invalidFields, type Operation } from "./context.js";
+import { type Reply, problem } from "../http/reply.js";
+import { prepareProspectLog, type ProspectLogDecision } from "../state/prospect-logs.js";
+import { bodyProblem, invalidFields, type Operation, type OperationContext } from "./context.js";
 
 /** Header set on a response replayed for a repeated idempotency key. */
 export const REPLAYED_HEADER = "idempotent-replayed";
 
-/** Creates a prospect log entry: 201 with the result, or 400/409/422. */
-export const createProspectLog: Operation = async (context) => {
-  const body = await context.readBody();
-  if (!body.ok) return bodyProblem(context, body);
-  const prepared = prepareProspectLog(context.store, context.tenant, body.value);
-  switch (prepared.kind) {
+function toReply(context: OperationContext, decision: ProspectLogDecision): Reply {
+  switch (decision.kind) {
+    case "created":
+      return { status: 201, body: decision.result };
     case "invalid":
-      return invalidFields(context, prepared.errors);
+      return invalidFields(context, decision.errors);
     case "replay":
-      return { status: 201, body: prepared.result, headers: { [REPLAYED_HEADER]: "true" } };
+      return { status: 201, body: decision.result, headers: { [REPLAYED_HEADER]: "true" } };
     case "in-progress":
       return problem(
         context.requestId,
@@ -32,7 +30,14 @@ export const createProspectLog: Operation = async (context) => {
         "idempotency_key_reused",
         "This idempotency key was already used with a different request body; use a new key for a new request.",
       );
-    case "ready":
-      return () => ({ status: 201, body: prepared.commit() });
   }
+}
+
+/** Creates a prospect log entry: 201 with the result, or 400/409/422. */
+export const createProspectLog: Operation = async (context) => {
+  const body = await context.readBody();
+  if (!body.ok) return bodyProblem(context, body);
+  const prepared = prepareProspectLog(context.store, context.tenant, body.value);
+  if (prepared.early !== null) return toReply(context, prepared.early);
+  return { hold: prepared.hold, commit: () => toReply(context, prepared.commit()) };
 };

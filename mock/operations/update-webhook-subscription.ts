@@ -19,8 +19,11 @@ export const updateWebhookSubscription: Operation = async (context) => {
   if (record === undefined) {
     return problem(context.requestId, "not_found", "No webhook subscription with this ID exists.");
   }
-  return () => {
-    applySubscriptionUpdate(record, parsed.data, timestamp(context.store));
-    return { status: 200, body: subscriptionView(record) };
+  return {
+    hold: () => undefined,
+    commit() {
+      applySubscriptionUpdate(record, parsed.data, timestamp(context.store));
+      return { status: 200, body: subscriptionView(record) };
+    },
   };
 };

@@ -13,19 +13,31 @@ import {
 } from "../../src/schemas/index.js";
 import { fingerprint } from "../canonical-json.js";
 import { formatTimestamp } from "../clock.js";
-import { complete, decide, release, reserve } from "./idempotency.js";
+import { complete, decide, type IdempotencyEntry, release, reserve } from "./idempotency.js";
 import { insertProspect, resolveProspect } from "./prospects.js";
 import type { ProspectLogRecord } from "./records.js";
 import type { Store } from "./store.js";
 import { appendTo, type TenantData } from "./tenant-data.js";
 
-/** The outcome of preparing a create request. Only `ready` leads to a write, through `commit`. */
-export type PreparedProspectLog =
+/** What a create request gets: refused, answered from its idempotency key, or created. */
+export type ProspectLogDecision =
   | { kind: "invalid"; errors: FieldError[] }
   | { kind: "replay"; result: ProspectLog }
   | { kind: "in-progress" }
   | { kind: "reused" }
-  | { kind: "ready"; commit: () => ProspectLog };
+  | { kind: "created"; result: ProspectLog };
+
+/**
+ * A validated create request. `early` is its answer when that is already known (invalid, or
+ * settled by its idempotency key); otherwise `commit` decides again (the state may have changed
+ * since) and writes. `hold` marks the key in flight while the answer waits (injected latency),
+ * so a concurrent request with the same key gets 409 meanwhile.
+ */
+export interface PreparedProspectLog {
+  readonly early: Exclude<ProspectLogDecision, { kind: "created" }> | null;
+  hold(): void;
+  commit(): ProspectLogDecision;
+}
 
 function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreateParsed): ProspectLog {
   const nowMs = store.nowMs();
@@ -57,31 +69,41 @@ function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreatePa
 }
 
 /**
- * Validates a create request and settles its idempotency key, without writing anything except
- * the key's in-flight mark of a request that will be committed.
+ * Validates a create request and settles what its idempotency key already decides, writing nothing.
  * @param body - the parsed JSON body, as received
- * @returns what to answer, or `ready` with the `commit` that writes the log
+ * @returns the early answer, or the `commit` that writes the log
  */
 export function prepareProspectLog(store: Store, tenant: TenantData, body: unknown): PreparedProspectLog {
   const parsed = ProspectLogCreate.safeParse(body);
-  if (!parsed.success) return { kind: "invalid", errors: toFieldErrors(parsed.error.issues, body) };
+  const none = () => {
+    throw new TypeError("prepareProspectLog: nothing to commit");
+  };
+  if (!parsed.success) return { early: { kind: "invalid", errors: toFieldErrors(parsed.error.issues, body) }, hold: none, commit: none };
   const request = parsed.data;
   const key = request.idempotencyKey;
-  if (key === undefined) return { kind: "ready", commit: () => writeLog(store, tenant, request) };
+  const print = key === undefined ? "" : fingerprint(request);
+  const decideNow = () => (key === undefined ? ({ kind: "new" } as const) : decide(tenant, key, print, store.nowMs()));
+  const first = decideNow();
+  if (first.kind !== "new") return { early: first, hold: none, commit: none };
 
-  const print = fingerprint(request);
-  const decision = decide(tenant, key, print, store.nowMs());
-  if (decision.kind !== "new") return decision;
-  const entry = reserve(tenant, key, print, store.nowMs());
+  let held: IdempotencyEntry | null = null;
   return {
-    kind: "ready",
-    commit: () => {
+    early: null,
+    hold() {
+      if (key !== undefined && held === null) held = reserve(tenant, key, print, store.nowMs());
+    },
+    commit() {
+      if (held === null) {
+        const now = decideNow();
+        if (now.kind !== "new") return now;
+      }
+      const entry = held ?? (key === undefined ? null : reserve(tenant, key, print, store.nowMs()));
       try {
         const result = writeLog(store, tenant, request);
-        complete(entry, result, store.nowMs());
-        return result;
+        if (entry !== null) complete(entry, result, store.nowMs());
+        return { kind: "created", result };
       } catch (error) {
-        release(tenant, key, entry);
+        if (entry !== null && key !== undefined) release(tenant, key, entry);
         throw error;
       }
     },

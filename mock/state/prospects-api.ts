@@ -70,16 +70,17 @@ function createLog(store: Store, input: ProspectLogCreate & TenantOption): Prosp
   let tenantId: string | undefined;
   if (typeof input === "object" && input !== null) ({ tenantId, ...body } = input);
   const prepared = prepareProspectLog(store, tenantFor(store, tenantId), body);
-  switch (prepared.kind) {
-    case "ready":
-      return prepared.commit();
+  const decision = prepared.early ?? prepared.commit();
+  switch (decision.kind) {
+    case "created":
+      return decision.result;
     case "replay":
-      return { ...prepared.result };
+      return { ...decision.result };
     case "invalid":
-      throw new MockStateError("refused to store a prospect log", prepared.errors);
+      throw new MockStateError("refused to store a prospect log", decision.errors);
     default:
       throw new MockStateError(
-        `refused to store a prospect log: the idempotency key ${prepared.kind === "reused" ? "was used with another body" : "is in flight"}`,
+        `refused to store a prospect log: the idempotency key ${decision.kind === "reused" ? "was used with another body" : "is in flight"}`,
       );
   }
 }
