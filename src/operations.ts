@@ -14,7 +14,7 @@ import { problems, rejectInvalid } from "./validate.js";
  * A path parameter: a non-empty string (the spec shows no format) that is not `.` or `..`,
  * which no URL encoding can keep from being read as "this" or "parent" folder.
  */
-const PathId = OpaqueId.check(
+const PathId = /* @__PURE__ */ OpaqueId.check(
   z.refine((id) => id !== "." && id !== "..", { error: 'must not be "." or ".."', params: { code: "invalid_value" } }),
 );
 
@@ -35,14 +35,15 @@ export type UpdateWebhookSubscriptionParams = WebhookSubscriptionUpdate & {
 const PageRef = z.object({ pageGroupId: PathId, pageId: PathId });
 const SubscriptionRef = z.object({ subscriptionId: PathId });
 
-/** A UUID v4 for an idempotency key: `crypto.randomUUID` where it exists, else `getRandomValues`. */
+/** A random UUID v4 for an idempotency key: `crypto.randomUUID` where it exists (not in every browser context), else `getRandomValues`. */
 function uuid(): string {
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return (
+    crypto.randomUUID?.() ??
+    // each 0 and 1 becomes a random hex digit; the 4 (version) stays; the 8 becomes 8 to b (variant 10xx)
+    "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (digit) =>
+      (Number(digit) ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (Number(digit) / 4)))).toString(16),
+    )
+  );
 }
 
 /**

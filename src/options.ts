@@ -84,7 +84,7 @@ function fail(message: string): never {
 
 function checkNumber(name: string, value: number | undefined, min: number, max: number): void {
   if (value !== undefined && !(value >= min && value <= max && (name !== "maxRetries" || Number.isInteger(value)))) {
-    fail(`${name} must be ${name === "maxRetries" ? "a whole number" : "a number of ms"} from ${min} to ${max}`);
+    fail(`${name} must be a ${name === "maxRetries" ? "whole number" : "number of ms"} from ${min} to ${max}`);
   }
 }
 
@@ -132,7 +132,7 @@ function resolveBaseUrl(value: string | undefined): string {
     fail("baseUrl must be an absolute http(s) URL without credentials, query or fragment");
   }
   const root = url.origin + url.pathname.replace(/\/+$/, "");
-  if (/\/v0$/i.test(root)) fail("baseUrl is the host root: leave out /v0, the SDK adds it");
+  if (/\/v0$/i.test(root)) fail("baseUrl must not include /v0: the SDK adds it");
   return root;
 }
 
@@ -164,6 +164,9 @@ export function resolveSettings(options: ClientOptions): Settings {
   return mergeOptions(defaults, options);
 }
 
+/** The options a call may override: exactly those with a default. */
+const OVERRIDABLE = Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[];
+
 /**
  * The one place where a call's options meet the client's settings: per-call values win, the
  * client's (already defaulted) fill the rest. Without per-call options the settings are reused
@@ -174,16 +177,13 @@ export function resolveSettings(options: ClientOptions): Settings {
 export function mergeOptions(settings: Settings, options: RequestOptions | undefined): Settings {
   if (!options) return settings;
   checkNumbers(options);
-  const headers = options.headers ? mergeHeaders(settings.headers, options.headers, settings.apiKey) : settings.headers;
-  return {
-    ...settings,
-    signal: options.signal,
-    timeoutMs: options.timeoutMs ?? settings.timeoutMs,
-    totalTimeoutMs: options.totalTimeoutMs ?? settings.totalTimeoutMs,
-    maxRetries: options.maxRetries ?? settings.maxRetries,
-    validateRequests: options.validateRequests ?? settings.validateRequests,
-    validateResponses: options.validateResponses ?? settings.validateResponses,
-    headers,
-    jsonHeaders: options.headers ? withJson(headers) : settings.jsonHeaders,
-  };
+  const merged: Settings = { ...settings, signal: options.signal };
+  for (const key of OVERRIDABLE) {
+    if (options[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = options[key];
+  }
+  if (options.headers) {
+    merged.headers = mergeHeaders(settings.headers, options.headers, settings.apiKey);
+    merged.jsonHeaders = withJson(merged.headers);
+  }
+  return merged;
 }

@@ -4,6 +4,7 @@ import * as z from "zod/mini";
  * A string whose length lies within `[min, max]` (inclusive).
  * @internal
  */
+/* @__NO_SIDE_EFFECTS__ */ // so that bundlers drop the schemas an import leaves unused
 export function boundedString(min: number, max?: number): z.ZodMiniString<string> {
   const atLeast = z.string().check(z.minLength(min));
   return max === undefined ? atLeast : atLeast.check(z.maxLength(max));
@@ -19,10 +20,10 @@ export const PROSPECT_LOG_ID_PATTERN: RegExp = /^prospectlog_[a-z0-9]{26}$/;
 export const E164_PATTERN: RegExp = /^\+[1-9]\d{1,14}$/;
 
 /** A prospect ID (spec 2.1 and 8: minimum length 1 and {@link PROSPECT_ID_PATTERN}). */
-export const ProspectId = z.string().check(z.minLength(1), z.regex(PROSPECT_ID_PATTERN));
+export const ProspectId = /* @__PURE__ */ z.string().check(z.minLength(1), z.regex(PROSPECT_ID_PATTERN));
 
 /** A prospect log ID (spec 2.2: {@link PROSPECT_LOG_ID_PATTERN}). */
-export const ProspectLogId = z.string().check(z.regex(PROSPECT_LOG_ID_PATTERN));
+export const ProspectLogId = /* @__PURE__ */ z.string().check(z.regex(PROSPECT_LOG_ID_PATTERN));
 
 /**
  * The date-time rule of spec 2.2: ISO 8601 in UTC with a `Z` suffix, optional fractional
@@ -43,7 +44,7 @@ export const MAX_URL_LENGTH = 2048;
  * An absolute `http` or `https` URL of at most {@link MAX_URL_LENGTH} characters, as accepted
  * in a webhook subscription update (spec 4.3). `javascript:`, `ftp:` and relative URLs are rejected.
  */
-export const HttpUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(MAX_URL_LENGTH));
+export const HttpUrl = /* @__PURE__ */ z.url({ protocol: /^https?$/ }).check(z.maxLength(MAX_URL_LENGTH));
 
 /** A JSON object: a plain object, never an array or `null`. */
 export type JsonObject = { [key: string]: unknown };

@@ -23,7 +23,7 @@ export const ProspectLogCreate = z.strictObject({
   payload: JsonObjectSchema,
   prospectId: z.optional(ProspectId),
   email: z.optional(z.email()),
-  phoneNumber: z.optional(z.string().check(z.regex(E164_PATTERN))),
+  phoneNumber: z.optional(/* @__PURE__ */ z.string().check(z.regex(E164_PATTERN))),
   linkedinProfileUrl: z.optional(boundedString(1)),
   idempotencyKey: z.optional(boundedString(1, 255)),
   name: z.optional(boundedString(1, 255)),

@@ -11,7 +11,7 @@ import type { KnownFields } from "./types.js";
 export const WebhookSubscriptionUpdate = z.strictObject({
   url: z.optional(HttpUrl),
   events: z.optional(
-    z.array(WebhookEventKind).check(
+    /* @__PURE__ */ z.array(WebhookEventKind).check(
       z.refine((events) => events.length > 0, {
         error: "must list at least one event kind",
         params: { code: "events_empty" },
