@@ -24,7 +24,7 @@ export type {
   RetryEvent,
   ValidationIssueEvent,
 } from "./hooks.js";
-export type { GetPageParams, UpdateWebhookSubscriptionParams } from "./operations.js";
+export type { AcceptReadonly, GetPageParams, ReadonlyArrayOk, UpdateWebhookSubscriptionParams } from "./operations.js";
 export type { ClientOptions, Fetch, HeaderOptions, RequestOptions, ValidationMode } from "./options.js";
 export { REDACTED } from "./redact.js";
 export type { APIPromise, WithResponse } from "./request.js";

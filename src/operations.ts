@@ -18,6 +18,12 @@ const PathId = /* @__PURE__ */ OpaqueId.check(
   z.refine((id) => id !== "." && id !== "..", { error: 'must not be "." or ".."', params: { code: "invalid_value" } }),
 );
 
+/** An array type that also takes a read-only array (an `as const` list); any other type as it is. */
+export type ReadonlyArrayOk<V> = V extends readonly (infer E)[] ? readonly E[] : V;
+
+/** `T` with every array field also taking a read-only array, since the SDK never changes its input. */
+export type AcceptReadonly<T> = { [K in keyof T]: ReadonlyArrayOk<T[K]> };
+
 /** Input of `getPage`: the IDs of the page group and of the page in it (spec 4.2). */
 export interface GetPageParams {
   /** The page group's ID. */
@@ -27,7 +33,7 @@ export interface GetPageParams {
 }
 
 /** Input of `updateWebhookSubscription`: the subscription's ID and the changes (spec 4.3). */
-export type UpdateWebhookSubscriptionParams = WebhookSubscriptionUpdate & {
+export type UpdateWebhookSubscriptionParams = AcceptReadonly<WebhookSubscriptionUpdate> & {
   /** The webhook subscription's ID. */
   subscriptionId: string;
 };

@@ -75,6 +75,8 @@ describe("issue 3: the results have exactly the spec's fields (types from the sh
     expectTypeOf(client.createProspectLog).parameter(0).toHaveProperty("payload");
     // @ts-expect-error: positional IDs are not accepted
     void (() => client.getPage("g", "p"));
+    // a read-only list (as const) is accepted: the SDK never changes its input
+    expectTypeOf(client.updateWebhookSubscription).toBeCallableWith({ subscriptionId: "s", events: ["form.enriched", "form.submitted"] as const });
     // @ts-expect-error: an unknown event kind is not accepted in a request
     void (() => client.updateWebhookSubscription({ subscriptionId: "s", events: ["page.deleted"] }));
   });
