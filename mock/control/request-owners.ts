@@ -1,0 +1,40 @@
+/**
+ * Which tenant made each logged request. The mock's request log is global; the control API shows
+ * a tenant only its own requests, so the owner of every authenticated request is noted by its
+ * request ID as it is answered.
+ * @module
+ */
+import type { LoggedRequest, MockApi, MockOutcome } from "../index.js";
+import { API_KEY_HEADER } from "../http/auth.js";
+import type { TenantOfKey } from "./keys.js";
+
+/** The owners of logged requests. */
+export interface RequestOwners {
+  /** Notes the tenant of an answered request (nothing for an unauthenticated or dropped one). */
+  track(request: Request, outcome: MockOutcome): void;
+  /** The logged requests of one tenant, oldest first. */
+  list(tenantId: string): LoggedRequest[];
+  /** Forgets every owner (with the log, on reset). */
+  clear(): void;
+}
+
+/**
+ * Creates the owner index of a mock's request log.
+ * @param api - the mock whose log is read
+ * @param tenantOf - the key directory
+ */
+export function createRequestOwners(api: Pick<MockApi, "requests">, tenantOf: TenantOfKey): RequestOwners {
+  const owners = new Map<string, string>();
+  return {
+    track(request, outcome) {
+      if (outcome.kind !== "response") return;
+      const tenantId = tenantOf(request.headers.get(API_KEY_HEADER));
+      const requestId = outcome.response.headers.get("x-request-id");
+      if (tenantId !== null && requestId !== null) owners.set(requestId, tenantId);
+    },
+    list: (tenantId) => api.requests.list().filter((entry) => owners.get(entry.requestId) === tenantId),
+    clear() {
+      owners.clear();
+    },
+  };
+}

@@ -1,0 +1,249 @@
+/**
+ * The control API's routes, as data: method, path, schemas, answer and what each does through
+ * the mock's public state API. The router serves this table and the OpenAPI document describes
+ * it, so the two cannot drift apart.
+ * @module
+ */
+import type * as z from "zod/mini";
+import { type FieldError, Page } from "../../src/schemas/index.js";
+import type { LoggedRequest, MockApi } from "../index.js";
+import {
+  ControlFault,
+  ControlPageCreate,
+  ControlPageGroupCreate,
+  ControlPageVersionCreate,
+  ControlPageVersionProcess,
+  ControlProspectLogQuery,
+  ControlSubscriptionCreate,
+  listOf,
+  LoggedRequestSchema,
+  PageGroupRecordSchema,
+  PageVersionRecordSchema,
+  PendingFaultSchema,
+  ProspectLogRecordSchema,
+  ProspectRecordSchema,
+  ResetResult,
+  SubscriptionRecordSchema,
+} from "./schemas.js";
+
+/** What a route works with: the mock, the caller's tenant, and the parsed request. */
+export interface ControlContext {
+  readonly api: MockApi;
+  /** The tenant of the caller's API key: every read and write stays inside it. */
+  readonly tenantId: string;
+  /** Decoded path parameters. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The body, parsed with the route's `body` schema (undefined without one). */
+  readonly body: any;
+  /** The query, parsed with the route's `query` schema (undefined without one). */
+  readonly query: any;
+  /** The requests of the caller's tenant in the mock's request log. */
+  requestsOfTenant(): LoggedRequest[];
+  /** Resets the whole mock (and what the control API keeps about it). */
+  reset(): void;
+}
+
+/** What a route answers: its JSON body, or a refusal. */
+export type ControlResult =
+  | { readonly ok: true; readonly body: unknown }
+  | { readonly ok: false; readonly status: 400 | 404; readonly detail: string; readonly errors?: FieldError[] };
+
+/** One route of the control API. */
+export interface ControlRoute {
+  readonly method: "GET" | "POST" | "DELETE";
+  /** The path, with `{name}` parameters, e.g. `/__mock/page_versions/{versionId}/publish`. */
+  readonly path: string;
+  /** Names the route in the OpenAPI document. */
+  readonly operationId: string;
+  readonly summary: string;
+  /** The JSON request body, when the route takes one. */
+  readonly body?: z.ZodMiniType;
+  /** The query parameters, when the route takes any. */
+  readonly query?: z.ZodMiniObject;
+  /** The success status. */
+  readonly status: 200 | 201;
+  /** The success body. */
+  readonly response: z.ZodMiniType;
+  run(context: ControlContext): ControlResult;
+}
+
+const ok = (body: unknown): ControlResult => ({ ok: true, body });
+
+const missingReference = (field: string, what: string): ControlResult => ({
+  ok: false,
+  status: 400,
+  detail: "The request body names a resource your tenant does not have (see errors).",
+  errors: [{ pointer: `/${field}`, code: "not_found", detail: `${field} names no ${what} of your tenant` }],
+});
+
+const notFound = (what: string, id: string): ControlResult => ({
+  ok: false,
+  status: 404,
+  detail: `Your tenant has no ${what} ${JSON.stringify(id)}.`,
+});
+
+/** Arms one fault through `api.faults` (`times: null` lasts until the faults are cleared). */
+function armFault(api: MockApi, fault: ControlFault): void {
+  const scope = { operation: fault.operation, times: fault.times === null ? Infinity : fault.times };
+  switch (fault.kind) {
+    case "status":
+      return api.faults.status(fault.status, { ...scope, retryAfter: fault.retryAfter });
+    case "latency":
+      return api.faults.latency(fault.ms, scope);
+    case "network-error":
+      return api.faults.networkError({ ...scope, afterProcessing: fault.afterProcessing });
+    case "malformed-body":
+      return api.faults.malformedBody(scope);
+  }
+}
+
+/** The armed faults as JSON (an unlimited fault has `remaining: null`). */
+function pendingFaults(api: MockApi): unknown {
+  const data = api.faults.pending().map((entry) => ({ ...entry, remaining: Number.isFinite(entry.remaining) ? entry.remaining : null }));
+  return { data };
+}
+
+/** Every route of the control API, under `/__mock`. */
+export const CONTROL_ROUTES: readonly ControlRoute[] = [
+  {
+    method: "POST",
+    path: "/__mock/reset",
+    operationId: "resetMock",
+    summary: "Reset the whole mock to its start state (fixtures re-run, log and faults cleared)",
+    status: 200,
+    response: ResetResult,
+    run: ({ reset }) => (reset(), ok({ reset: true })),
+  },
+  {
+    method: "POST",
+    path: "/__mock/page_groups",
+    operationId: "createPageGroup",
+    summary: "Create a page group",
+    body: ControlPageGroupCreate,
+    status: 201,
+    response: PageGroupRecordSchema,
+    run: ({ api, tenantId, body }) => ok(api.state.pageGroups.create({ ...body, tenantId })),
+  },
+  {
+    method: "POST",
+    path: "/__mock/pages",
+    operationId: "createPage",
+    summary: "Create a page (in a new page group unless pageGroupId is given)",
+    body: ControlPageCreate,
+    status: 201,
+    response: Page,
+    run({ api, tenantId, body }) {
+      if (body.pageGroupId !== undefined && api.state.pageGroups.get(body.pageGroupId, { tenantId }) === undefined) {
+        return missingReference("pageGroupId", "page group");
+      }
+      const page = api.state.pages.create({ ...body, tenantId });
+      return ok(api.state.pages.view(page.id, { tenantId }));
+    },
+  },
+  {
+    method: "POST",
+    path: "/__mock/page_versions",
+    operationId: "createPageVersion",
+    summary: "Add the next version to a page (emits page.version.created)",
+    body: ControlPageVersionCreate,
+    status: 201,
+    response: PageVersionRecordSchema,
+    run({ api, tenantId, body }) {
+      if (api.state.pages.get(body.pageId, { tenantId }) === undefined) return missingReference("pageId", "page");
+      return ok(api.state.pageVersions.create({ ...body, tenantId }));
+    },
+  },
+  {
+    method: "POST",
+    path: "/__mock/page_versions/{versionId}/process",
+    operationId: "processPageVersion",
+    summary: "Record a version's computed name, which becomes the page's (emits page.version.processed)",
+    body: ControlPageVersionProcess,
+    status: 200,
+    response: PageVersionRecordSchema,
+    run({ api, tenantId, params, body }) {
+      const id = params["versionId"]!;
+      if (api.state.pageVersions.get(id, { tenantId }) === undefined) return notFound("page version", id);
+      return ok(api.state.pageVersions.process(id, body, { tenantId }));
+    },
+  },
+  {
+    method: "POST",
+    path: "/__mock/page_versions/{versionId}/publish",
+    operationId: "publishPageVersion",
+    summary: "Publish a processed version: GET page shows it from now on (emits page.version.published)",
+    status: 200,
+    response: PageVersionRecordSchema,
+    run({ api, tenantId, params }) {
+      const id = params["versionId"]!;
+      if (api.state.pageVersions.get(id, { tenantId }) === undefined) return notFound("page version", id);
+      return ok(api.state.pageVersions.publish(id, { tenantId }));
+    },
+  },
+  {
+    method: "POST",
+    path: "/__mock/webhook_subscriptions",
+    operationId: "createWebhookSubscription",
+    summary: "Create a webhook subscription (answers its signing secret)",
+    body: ControlSubscriptionCreate,
+    status: 201,
+    response: SubscriptionRecordSchema,
+    run: ({ api, tenantId, body }) => ok(api.state.webhookSubscriptions.create({ ...body, tenantId })),
+  },
+  {
+    method: "GET",
+    path: "/__mock/prospects",
+    operationId: "listProspects",
+    summary: "List the prospects of your tenant, oldest first",
+    status: 200,
+    response: listOf(ProspectRecordSchema),
+    run: ({ api, tenantId }) => ok({ data: api.state.prospects.list({ tenantId }) }),
+  },
+  {
+    method: "GET",
+    path: "/__mock/prospect_logs",
+    operationId: "listProspectLogs",
+    summary: "List the prospect log entries of your tenant (or of one prospect), oldest first",
+    query: ControlProspectLogQuery,
+    status: 200,
+    response: listOf(ProspectLogRecordSchema),
+    run: ({ api, tenantId, query }) => ok({ data: api.state.prospectLogs.list({ tenantId, prospectId: query.prospectId }) }),
+  },
+  {
+    method: "GET",
+    path: "/__mock/requests",
+    operationId: "listRecordedRequests",
+    summary: "List the API requests your tenant made since the last reset, oldest first (never a header)",
+    status: 200,
+    response: listOf(LoggedRequestSchema),
+    run: ({ requestsOfTenant }) => ok({ data: requestsOfTenant() }),
+  },
+  {
+    method: "GET",
+    path: "/__mock/faults",
+    operationId: "listFaults",
+    summary: "List the faults still armed",
+    status: 200,
+    response: listOf(PendingFaultSchema),
+    run: ({ api }) => ok(pendingFaults(api)),
+  },
+  {
+    method: "POST",
+    path: "/__mock/faults",
+    operationId: "injectFault",
+    summary: "Arm a fault (status, latency, dropped connection, malformed body) for the next API calls",
+    body: ControlFault,
+    status: 201,
+    response: listOf(PendingFaultSchema),
+    run: ({ api, body }) => (armFault(api, body), ok(pendingFaults(api))),
+  },
+  {
+    method: "DELETE",
+    path: "/__mock/faults",
+    operationId: "clearFaults",
+    summary: "Disarm every fault",
+    status: 200,
+    response: listOf(PendingFaultSchema),
+    run: ({ api }) => (api.faults.clear(), ok(pendingFaults(api))),
+  },
+];

@@ -1,0 +1,146 @@
+/**
+ * The control API's bodies, as Zod schemas: the requests are the mock's state-helper inputs
+ * without `tenantId` (the API key decides the tenant), so the control API accepts exactly what
+ * `api.state` accepts; the responses describe the records `api.state` returns. The router
+ * validates with them and the OpenAPI document is generated from them.
+ * @module
+ */
+import * as z from "zod/mini";
+import {
+  DateTime,
+  HttpUrl,
+  JsonObjectSchema,
+  OpaqueId,
+  ProspectId,
+  ProspectLogId,
+  WebhookEventKind,
+} from "../../src/schemas/index.js";
+import { OPERATIONS } from "../index.js";
+import { PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
+
+const withoutTenant = { tenantId: true } as const;
+
+/** `POST /__mock/page_groups`: an optional ID. */
+export const ControlPageGroupCreate = z.omit(PageGroupInput, withoutTenant);
+/** `POST /__mock/pages`: without `pageGroupId` the page gets a new group. */
+export const ControlPageCreate = z.omit(PageInput, withoutTenant);
+/** `POST /__mock/page_versions`: the page, and optionally the version's ID. */
+export const ControlPageVersionCreate = z.omit(PageVersionInput, withoutTenant);
+/** `POST /__mock/page_versions/{versionId}/process`: the computed name the AI found. */
+export const ControlPageVersionProcess = ProcessInput;
+/** `POST /__mock/webhook_subscriptions`: `events` null or omitted means every kind. */
+export const ControlSubscriptionCreate = z.omit(SubscriptionInput, withoutTenant);
+
+/** Which calls a fault applies to: `all`, or one operation of the API. */
+export const FaultOperation = z.enum(["all", ...OPERATIONS]);
+
+/** How many calls a fault lasts: a positive integer, or `null` for every call until the faults are cleared. */
+const FaultTimes = z.nullable(z.int().check(z.gte(1)));
+
+const faultScope = { operation: z.optional(FaultOperation), times: z.optional(FaultTimes) };
+
+/** `POST /__mock/faults`: one fault for the next calls (default: the next call of any operation). */
+export const ControlFault = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("status"),
+    status: z.int().check(z.gte(400), z.lte(599)),
+    retryAfter: z.optional(z.int().check(z.gte(0))),
+    ...faultScope,
+  }),
+  z.strictObject({ kind: z.literal("latency"), ms: z.number().check(z.gte(0), z.lte(600_000)), ...faultScope }),
+  z.strictObject({ kind: z.literal("network-error"), afterProcessing: z.optional(z.boolean()), ...faultScope }),
+  z.strictObject({ kind: z.literal("malformed-body"), ...faultScope }),
+]);
+/** What `POST /__mock/faults` takes. */
+export type ControlFault = z.output<typeof ControlFault>;
+
+/** `GET /__mock/prospect_logs` query: only the logs of one prospect. */
+export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(OpaqueId) });
+
+// Responses: the records of `api.state`, as JSON.
+
+const nullableString = z.nullable(z.string());
+
+/** A page group. */
+export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
+
+/** A page version and where it stands (created, processed, published). */
+export const PageVersionRecordSchema = z.object({
+  id: OpaqueId,
+  tenantId: OpaqueId,
+  pageId: OpaqueId,
+  versionNumber: z.int().check(z.gte(1)),
+  createdAt: DateTime,
+  status: z.enum(["created", "processed", "published"]),
+  computedName: nullableString,
+  processedAt: z.nullable(DateTime),
+  publishedAt: z.nullable(DateTime),
+});
+
+/** A webhook subscription with its tenant and the `whsec_` secret that signs its deliveries. */
+export const SubscriptionRecordSchema = z.object({
+  id: OpaqueId,
+  tenantId: OpaqueId,
+  url: HttpUrl,
+  events: z.nullable(z.array(WebhookEventKind)),
+  active: z.boolean(),
+  secret: z.string().check(z.regex(/^whsec_/)),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
+/** A prospect and the identifiers it holds. */
+export const ProspectRecordSchema = z.object({
+  id: ProspectId,
+  tenantId: OpaqueId,
+  createdAt: DateTime,
+  email: nullableString,
+  phoneNumber: nullableString,
+  linkedinProfileUrl: nullableString,
+  name: nullableString,
+});
+
+/** A stored prospect log entry, payload included. */
+export const ProspectLogRecordSchema = z.object({
+  id: ProspectLogId,
+  tenantId: OpaqueId,
+  prospectId: ProspectId,
+  source: z.string(),
+  type: z.string(),
+  payload: JsonObjectSchema,
+  createdAt: DateTime,
+  createdProspect: z.boolean(),
+  idempotencyKey: nullableString,
+});
+
+/** One request the API answered: never a header, so never the API key. */
+export const LoggedRequestSchema = z.object({
+  requestId: z.string(),
+  method: z.string(),
+  path: z.string(),
+  operation: z.nullable(z.enum(OPERATIONS)),
+  status: z.int(),
+  requestBody: z.optional(z.unknown()),
+  responseBody: z.optional(z.unknown()),
+  receivedAt: DateTime,
+});
+
+/** A fault still armed; `remaining: null` lasts until the faults are cleared. */
+export const PendingFaultSchema = z.object({
+  fault: z.union([
+    z.object({ kind: z.literal("status"), status: z.int(), retryAfterSeconds: z.nullable(z.int()) }),
+    z.object({ kind: z.literal("latency"), ms: z.number() }),
+    z.object({ kind: z.literal("network-error"), afterProcessing: z.boolean() }),
+    z.object({ kind: z.literal("malformed-body") }),
+  ]),
+  operation: FaultOperation,
+  remaining: z.nullable(z.int()),
+});
+
+/** A list answer: `{ data: [...] }`, oldest first. */
+export function listOf<Item extends z.ZodMiniType>(item: Item) {
+  return z.object({ data: z.array(item) });
+}
+
+/** `POST /__mock/reset`'s answer. */
+export const ResetResult = z.object({ reset: z.literal(true) });

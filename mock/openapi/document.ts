@@ -1,0 +1,183 @@
+/**
+ * The OpenAPI 3.1 document of the standalone server, generated from the shared Zod schemas (the
+ * API's bodies) and the control API's route table: the three operations of the spec with their
+ * problem+json errors, the `x-api-key` security scheme, and the control API under its own tag.
+ * @module
+ */
+import {
+  Page,
+  ProblemDetails,
+  ProspectLog,
+  ProspectLogCreate,
+  WebhookSubscription,
+  WebhookSubscriptionUpdate,
+} from "../../src/schemas/index.js";
+import { VERSION } from "../../src/version.js";
+import { CONTROL_ROUTES, type ControlRoute } from "../control/routes.js";
+import { type JsonSchema, toJsonSchema } from "./json-schema.js";
+import { ERROR_RESPONSES, type ErrorStatus, errorResponses, REQUEST_ID_HEADER } from "./responses.js";
+
+/** The server URL a document names when none is given. */
+export const DEFAULT_DOCUMENT_SERVER = "http://127.0.0.1:4010";
+
+/** Tags: the API of the spec, and the mock's control API. */
+export const TAGS = { api: "API", control: "Control API" } as const;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function jsonBody(schema: JsonSchema | { $ref: string }, description: string) {
+  return { required: true, description, content: { "application/json": { schema } } };
+}
+
+function success(description: string, schema: JsonSchema | { $ref: string }, extraHeaders: Record<string, unknown> = {}) {
+  return {
+    description,
+    headers: { [REQUEST_ID_HEADER]: { $ref: "#/components/headers/RequestId" }, ...extraHeaders },
+    content: { "application/json": { schema } },
+  };
+}
+
+function pathParameter(name: string, description: string) {
+  return { name, in: "path", required: true, description, schema: { type: "string", minLength: 1 } };
+}
+
+/** The three operations of the spec. */
+function apiPaths() {
+  return {
+    "/v0/prospect_logs": {
+      post: {
+        operationId: "createProspectLog",
+        tags: [TAGS.api],
+        summary: "Create a prospect log entry",
+        description:
+          "Records an activity against a prospect, creating the prospect first when none matches (`createdProspect`). " +
+          "A repeated `idempotencyKey` with the same body replays the first answer with `idempotent-replayed: true`.",
+        requestBody: jsonBody(ref("ProspectLogCreate"), "The activity; `type` defaults to `webhook`."),
+        responses: {
+          "201": success("The stored entry.", ref("ProspectLog"), {
+            "idempotent-replayed": {
+              description: "`true` when this answer replays an earlier request with the same idempotency key.",
+              schema: { type: "string", enum: ["true"] },
+            },
+          }),
+          ...errorResponses([400, 401, 409, 413, 415, 422, 429, 500]),
+        },
+      },
+    },
+    "/v0/page_groups/{page_group_id}/pages/{page_id}": {
+      get: {
+        operationId: "getPage",
+        tags: [TAGS.api],
+        summary: "Get a page with its published version",
+        parameters: [pathParameter("page_group_id", "The page group ID."), pathParameter("page_id", "The page ID.")],
+        responses: {
+          "200": success("The page; an unpublished page has a `publishedVersion` of three nulls.", ref("Page")),
+          ...errorResponses([401, 404, 429, 500]),
+        },
+      },
+    },
+    "/v0/webhook_subscriptions/{subscription_id}": {
+      patch: {
+        operationId: "updateWebhookSubscription",
+        tags: [TAGS.api],
+        summary: "Update a webhook subscription",
+        description: "A partial update: omitted fields keep their value and `{}` changes nothing.",
+        parameters: [pathParameter("subscription_id", "The webhook subscription ID.")],
+        requestBody: jsonBody(ref("WebhookSubscriptionUpdate"), "The fields to change."),
+        responses: {
+          "200": success("The subscription after the update.", ref("WebhookSubscription")),
+          ...errorResponses([400, 401, 404, 413, 415, 429, 500]),
+        },
+      },
+    },
+  };
+}
+
+/** The error statuses a control route can answer. */
+function controlErrors(route: ControlRoute): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [401];
+  if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
+  if (route.path.includes("{")) statuses.push(404);
+  if (route.body !== undefined) statuses.push(413, 415);
+  return statuses;
+}
+
+function queryParameters(route: ControlRoute) {
+  if (route.query === undefined) return [];
+  const schema = toJsonSchema(route.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: schema.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+/** The control API, from its route table. */
+function controlPaths() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of CONTROL_ROUTES) {
+    const parameters = [
+      ...[...route.path.matchAll(/\{(\w+)\}/g)].map((match) => pathParameter(match[1]!, "The ID of the resource.")),
+      ...queryParameters(route),
+    ];
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      operationId: route.operationId,
+      tags: [TAGS.control],
+      summary: route.summary,
+      ...(parameters.length > 0 && { parameters }),
+      ...(route.body !== undefined && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
+      responses: {
+        [String(route.status)]: success("Done.", toJsonSchema(route.response, "output")),
+        ...errorResponses(controlErrors(route)),
+      },
+    };
+  }
+  return paths;
+}
+
+/**
+ * Generates the OpenAPI 3.1 document.
+ * @param serverUrl - the server the document describes (default {@link DEFAULT_DOCUMENT_SERVER})
+ * @returns the document, as a JSON-ready object
+ */
+export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "prospectkit mock server",
+      version: VERSION,
+      summary: "The Prospect Activity, Page and Webhook Subscription API, served by the prospectkit reference mock.",
+      description:
+        "Every `/v0` and `/__mock` request needs the `x-api-key` header; a key acts within its tenant, and another " +
+        "tenant's resources answer 404. Every error is an RFC 9457 problem (`application/problem+json`) whose " +
+        "`requestId` equals the `x-request-id` header.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    servers: [{ url: serverUrl, description: "The standalone mock server." }],
+    security: [{ ApiKey: [] }],
+    tags: [
+      { name: TAGS.api, description: "The operations of the spec, answered by the stateful mock." },
+      { name: TAGS.control, description: "Drive and inspect the mock's state from any language (mock only, not part of the API)." },
+    ],
+    paths: { ...apiPaths(), ...controlPaths() },
+    components: {
+      securitySchemes: {
+        ApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Your API key; never in the query string or the body." },
+      },
+      headers: {
+        RequestId: { description: "The request's ID, equal to `requestId` in a problem body.", schema: { type: "string" } },
+      },
+      schemas: {
+        ProspectLogCreate: toJsonSchema(ProspectLogCreate, "input"),
+        ProspectLog: toJsonSchema(ProspectLog, "output"),
+        Page: toJsonSchema(Page, "output"),
+        WebhookSubscriptionUpdate: toJsonSchema(WebhookSubscriptionUpdate, "input"),
+        WebhookSubscription: toJsonSchema(WebhookSubscription, "output"),
+        ProblemDetails: toJsonSchema(ProblemDetails, "output"),
+      },
+      responses: ERROR_RESPONSES,
+    },
+  };
+}

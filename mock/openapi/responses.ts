@@ -1,0 +1,57 @@
+/**
+ * The error responses of the OpenAPI document: one reusable response per status, each an RFC 9457
+ * problem (`application/problem+json`) with `x-request-id`, and `Retry-After` or `Allow` where
+ * the API sends them.
+ * @module
+ */
+import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
+
+/** The header every response carries. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** The error statuses the document describes, with the reusable response of each. */
+const STATUSES = {
+  400: ["BadRequest", "Malformed JSON, a body that is not an object, or invalid fields (all listed in `errors`)."],
+  401: ["Unauthorized", "The `x-api-key` header is missing (`missing_api_key`) or unknown (`invalid_api_key`)."],
+  404: ["NotFound", "No such route, or no such resource in your tenant (another tenant's resource included)."],
+  405: ["MethodNotAllowed", "The path exists but not with this method; `Allow` lists the methods."],
+  409: ["Conflict", "A request with the same idempotency key is still in flight."],
+  413: ["PayloadTooLarge", "The body is larger than 1 MiB."],
+  415: ["UnsupportedMediaType", "The body is not sent as JSON."],
+  422: ["IdempotencyKeyReused", "The idempotency key was used before with a different body."],
+  429: ["TooManyRequests", "Rate limited (in the mock: an injected fault); `Retry-After` says when to retry."],
+  500: ["InternalError", "A server error (in the mock: an injected fault)."],
+} as const;
+
+/** A status the document has an error response for. */
+export type ErrorStatus = keyof typeof STATUSES;
+
+function extraHeaders(status: ErrorStatus): Record<string, unknown> {
+  if (status === 429) return { "retry-after": { description: "Seconds to wait before retrying.", schema: { type: "string" } } };
+  if (status === 405) return { allow: { description: "The methods this path accepts.", schema: { type: "string" } } };
+  return {};
+}
+
+/** `components.responses`: every error response, by name. */
+export const ERROR_RESPONSES: Record<string, unknown> = Object.fromEntries(
+  Object.keys(STATUSES).map((key) => {
+    const status = Number(key) as ErrorStatus;
+    const [name, description] = STATUSES[status];
+    return [
+      name,
+      {
+        description,
+        headers: { [REQUEST_ID_HEADER]: { $ref: "#/components/headers/RequestId" }, ...extraHeaders(status) },
+        content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: "#/components/schemas/ProblemDetails" } } },
+      },
+    ];
+  }),
+);
+
+/**
+ * The `responses` entries of some error statuses, as references to the reusable responses.
+ * @param statuses - the statuses an operation can answer
+ */
+export function errorResponses(statuses: readonly ErrorStatus[]): Record<string, { $ref: string }> {
+  return Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/${STATUSES[status][0]}` }]));
+}

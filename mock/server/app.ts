@@ -1,0 +1,88 @@
+/**
+ * What the standalone server serves, as one web-standard handler (no `node:` import, so it runs
+ * wherever a `Request` does): `GET /openapi.json`, the control API under `/__mock`, and the API
+ * itself from the mock's `api.handle`.
+ * @module
+ */
+import type { MockApi, MockApiOptions, MockOutcome } from "../index.js";
+import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
+import { createKeyDirectory } from "../control/keys.js";
+import { createRequestOwners } from "../control/request-owners.js";
+import { createOpenApiDocument } from "../openapi/document.js";
+
+/** The path of the OpenAPI document. */
+export const OPENAPI_PATH = "/openapi.json";
+
+/** The server's handler and the mock behind it. */
+export interface ServerApp {
+  /** Answers one request (never rejects). */
+  handle(request: Request): Promise<MockOutcome>;
+  /** The mock; its `reset()` also forgets what the control API keeps about past requests. */
+  readonly api: MockApi;
+}
+
+/** How the handler is built. */
+export interface ServerAppOptions {
+  /** The `apiKeys` the mock was created with (the control API's key directory). */
+  readonly apiKeys?: MockApiOptions["apiKeys"];
+  /** Every API request is answered this many milliseconds late (0: none). */
+  readonly latencyMs?: number;
+}
+
+/** The path of a request URL (without decoding), read without building a `URL`. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const end = url.indexOf("?", start);
+  return end === -1 ? url.slice(start) : url.slice(start, end);
+}
+
+function json(status: number, text: string, headers: Record<string, string> = {}): MockOutcome {
+  return { kind: "response", response: new Response(text, { status, headers: { "content-type": "application/json", ...headers } }) };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Builds the server's handler around a mock.
+ * @param core - the mock (created by the caller with the same `apiKeys`)
+ * @param options - the key list and a base latency
+ * @returns the handler, and the mock with a reset that also clears the control API's records
+ */
+export function createServerApp(core: MockApi, options: ServerAppOptions = {}): ServerApp {
+  const { latencyMs = 0 } = options;
+  const tenantOf = createKeyDirectory(core, options.apiKeys);
+  const owners = createRequestOwners(core, tenantOf);
+  const api: MockApi = {
+    ...core,
+    reset() {
+      core.reset();
+      owners.clear();
+    },
+  };
+  const control = createMockControl({ api, tenantOf, owners, reset: api.reset });
+  let document: string | undefined;
+
+  const handleApi = async (request: Request): Promise<MockOutcome> => {
+    if (latencyMs > 0) await sleep(latencyMs);
+    const outcome = await core.handle(request);
+    owners.track(request, outcome);
+    return outcome;
+  };
+
+  return {
+    api,
+    async handle(request) {
+      const path = pathOf(request.url);
+      if (path === OPENAPI_PATH) {
+        if (request.method !== "GET" && request.method !== "HEAD") return json(405, "", { allow: "GET, HEAD" });
+        document ??= JSON.stringify(createOpenApiDocument());
+        return json(200, document);
+      }
+      if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
+        return { kind: "response", response: await control(request) };
+      }
+      return handleApi(request);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The bridge from `node:http` to a web-standard handler: an `IncomingMessage` becomes a `Request`,
+ * an outcome becomes the `ServerResponse`. No MSW, no stream adapters: the body is read once into
+ * one buffer (capped at 1 MiB), and the answer is written with one `end`.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { MockOutcome } from "../index.js";
+import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
+import { type BodyRead, readBody } from "./read-body.js";
+
+/** Answers one web-standard request: a response, or a dropped connection. Never rejects. */
+export type OutcomeHandler = (request: Request) => Promise<MockOutcome>;
+
+/** One answered request, as the CLI prints it. Never carries a header (so never the API key). */
+export interface AnsweredRequest {
+  readonly method: string;
+  /** The path without the query string. */
+  readonly path: string;
+  /** The status sent; 0 when the connection was dropped (a fault, or the client went away). */
+  readonly status: number;
+  /** From the first byte read to the last byte written, in milliseconds. */
+  readonly durationMs: number;
+}
+
+/** What the bridge needs. */
+export interface NodeHandlerOptions {
+  /** The server's origin, e.g. `http://127.0.0.1:4010`: request URLs are built on it. */
+  readonly origin: string;
+  /** The handler behind the server. */
+  readonly handle: OutcomeHandler;
+  /** The answer to a request that fetch's `Request` refuses to represent (a method such as TRACE). */
+  readonly unreadable: () => Response;
+  /** Called once per request after it was answered (or dropped). */
+  readonly onAnswered?: ((request: AnsweredRequest) => void) | undefined;
+}
+
+const ignore = () => undefined;
+
+/** The path of a request target without the query string (absolute-form targets included). */
+function pathOf(target: string): string {
+  const query = target.indexOf("?");
+  const path = query === -1 ? target : target.slice(0, query);
+  if (path.startsWith("/")) return path;
+  try {
+    return new URL(path).pathname;
+  } catch {
+    return path;
+  }
+}
+
+/** The request URL on the server's origin; an absolute-form target (a proxy's) keeps only its path and query. */
+function urlOf(origin: string, target: string): string {
+  if (target.startsWith("/")) return origin + target;
+  try {
+    const url = new URL(target);
+    return origin + url.pathname + url.search;
+  } catch {
+    return `${origin}/`;
+  }
+}
+
+function headersOf(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) {
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {
+      // A value Node accepted but fetch's Headers does not (obs-text): the handler never sees it.
+    }
+  }
+  return headers;
+}
+
+/** The body as a fetch body: bytes, or a stream of the bytes read so far for a body over the cap. */
+function bodyOf(method: string, read: Exclude<BodyRead, { kind: "aborted" }>): BodyInit | undefined {
+  if (method === "GET" || method === "HEAD" || read.bytes === undefined) return undefined;
+  return read.bytes as Uint8Array<ArrayBuffer>;
+}
+
+async function writeOutcome(response: ServerResponse, outcome: MockOutcome, closeAfter: boolean): Promise<number> {
+  if (outcome.kind === "network-error") {
+    response.destroy();
+    return 0;
+  }
+  const answer = outcome.response;
+  const headers: Record<string, string> = { ...CORS_RESPONSE_HEADERS };
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // A string body lets node:http send the head and the body in one write.
+  const body = await answer.text();
+  headers["content-length"] = String(Buffer.byteLength(body));
+  if (closeAfter) headers["connection"] = "close";
+  response.writeHead(answer.status, headers);
+  response.end(body);
+  return answer.status;
+}
+
+/**
+ * Creates the `request` listener of a `node:http` server.
+ * @param options - the origin, the handler and the per-request hook
+ * @returns a listener; it never throws and never leaves a request unanswered
+ */
+export function createNodeHandler(options: NodeHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
+  const { origin, handle, unreadable, onAnswered } = options;
+  const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null => {
+    const init: RequestInit = { method, headers: headersOf(raw) };
+    if (body !== undefined) init.body = body;
+    try {
+      return new Request(urlOf(origin, target), init);
+    } catch {
+      return null;
+    }
+  };
+  const serve = async (request: IncomingMessage, response: ServerResponse, started: number) => {
+    const method = request.method ?? "GET";
+    const target = request.url ?? "/";
+    const read = await readBody(request);
+    let status = 0;
+    if (read.kind === "aborted") {
+      response.destroy();
+    } else {
+      const closeAfter = read.kind === "over-limit";
+      const fetchRequest = toRequest(method, target, request.rawHeaders, bodyOf(method, read));
+      const outcome: MockOutcome = fetchRequest === null ? { kind: "response", response: unreadable() } : await handle(fetchRequest);
+      status = await writeOutcome(response, outcome, closeAfter);
+    }
+    onAnswered?.({ method, path: pathOf(target), status, durationMs: performance.now() - started });
+  };
+  return (request, response) => {
+    const started = onAnswered === undefined ? 0 : performance.now();
+    request.on("error", ignore);
+    response.on("error", ignore);
+    if (isPreflight(request.method, request.headers["access-control-request-method"])) {
+      response.writeHead(204, PREFLIGHT_HEADERS);
+      response.end();
+      onAnswered?.({ method: "OPTIONS", path: pathOf(request.url ?? "/"), status: 204, durationMs: performance.now() - started });
+      return;
+    }
+    serve(request, response, started).catch(() => {
+      // Only a bug can get here (the handler never rejects): answer nothing rather than crash.
+      response.destroy();
+    });
+  };
+}

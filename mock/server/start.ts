@@ -1,0 +1,121 @@
+/**
+ * `startMockServer`: the mock as a real HTTP server on `node:http`, for integrators in any
+ * language. The request path is `node:http` → `Request` → the mock's `api.handle` → one write:
+ * no MSW, no interception.
+ * @module
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ulid } from "ulid";
+import { createMockApi, type MockApi, type MockApiOptions } from "../index.js";
+import { problem, toResponse } from "../http/reply.js";
+import { createServerApp } from "./app.js";
+import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
+import { declaresTooLargeBody } from "./read-body.js";
+
+/** The port the server listens on when none is given. */
+export const DEFAULT_PORT = 4010;
+
+/** The interface the server binds when none is given: loopback only. */
+export const DEFAULT_HOST = "127.0.0.1";
+
+/** How long an idle keep-alive connection stays open, in milliseconds. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** How to start the server: where to listen, plus every `createMockApi` option but `baseUrl`. */
+export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl"> {
+  /** Default {@link DEFAULT_PORT}; `0` picks a free port. */
+  readonly port?: number;
+  /** Default {@link DEFAULT_HOST} (loopback); `0.0.0.0` exposes the server to the network. */
+  readonly host?: string;
+  /** Every API request is answered this many milliseconds late (default 0). */
+  readonly latencyMs?: number;
+  /** Called once per answered request (method, path without query, status, duration); never sees a header. */
+  readonly onRequest?: (request: AnsweredRequest) => void;
+}
+
+/** A running server. */
+export interface MockServer {
+  /** The base URL to call, e.g. `http://127.0.0.1:4010` (give it to any client as its base URL). */
+  readonly url: string;
+  /** The port listened on (useful with `port: 0`). */
+  readonly port: number;
+  /** The mock behind the server: seed and inspect its state from Node. */
+  readonly api: MockApi;
+  /** Stops listening and closes every connection, idle or not. */
+  close(): Promise<void>;
+}
+
+/** The origin clients use: a wildcard address is reached through loopback. */
+function originOf(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** The answer to a request fetch cannot represent (e.g. method TRACE): a 400 problem. */
+function unreadable(): Response {
+  const requestId = `req_${ulid().toLowerCase()}`;
+  return toResponse(problem(requestId, "invalid_request", "The request could not be read (unsupported method or malformed target)."), requestId);
+}
+
+/**
+ * Starts the mock as an HTTP server.
+ *
+ * @param options - where to listen, the mock's options (`apiKeys`, `seed`, `now`, `fixtures`), a base latency and a request hook
+ * @returns the running server
+ * @throws {TypeError} for a malformed mock option
+ * @throws {Error} the `listen` error (e.g. `EADDRINUSE`) when the port cannot be bound
+ * @example
+ * ```ts
+ * import { startMockServer } from "prospectkit/mock/server";
+ *
+ * const server = await startMockServer({ port: 0, apiKeys: ["test_key"] });
+ * const response = await fetch(`${server.url}/v0/prospect_logs`, {
+ *   method: "POST",
+ *   headers: { "x-api-key": "test_key", "content-type": "application/json" },
+ *   body: JSON.stringify({ source: "crm", payload: {} }),
+ * });
+ * await server.close();
+ * ```
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const { port = DEFAULT_PORT, host = DEFAULT_HOST, latencyMs = 0, onRequest, ...mockOptions } = options;
+  if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
+  const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
+  const bound = await listen(server, port, host);
+  const url = originOf(host, bound);
+  let app: ReturnType<typeof createServerApp>;
+  try {
+    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url }), { apiKeys: mockOptions.apiKeys, latencyMs });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable, onAnswered: onRequest });
+  server.on("request", listener);
+  // A body declared over the cap is refused before `100 Continue`: the client never sends it.
+  server.on("checkContinue", (request, response) => {
+    if (!declaresTooLargeBody(request)) response.writeContinue();
+    listener(request, response);
+  });
+  return {
+    url,
+    port: bound,
+    api: app.api,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
