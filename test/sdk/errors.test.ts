@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   APIError,
@@ -17,21 +17,12 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from "../../src/index.js";
-import { clientFor, createBody } from "./support/fixtures.js";
-import { problem, type Scripted, startServer, type TestServer } from "./support/http-server.js";
+import { caught, clientFor, createBody } from "./support/fixtures.js";
+import { problem, type Scripted, useServer } from "./support/http-server.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useServer();
 
 const noRetry = { maxRetries: 0 };
-const caught = (promise: Promise<unknown>) => promise.then(
-  () => expect.unreachable("the call should fail"),
-  (error: unknown) => error,
-);
 
 const STATUS_CLASSES = [
   [400, BadRequestError, "BadRequestError", "invalid_request"],

@@ -1,14 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Logger, type LogLevel, NotFoundError, type RequestEvent, type ResponseEvent, REDACTED } from "../../src/index.js";
 import { clientFor, page } from "./support/fixtures.js";
-import { problem, startServer, type TestServer } from "./support/http-server.js";
+import { problem, useServer } from "./support/http-server.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useServer();
 afterEach(() => {
   vi.restoreAllMocks();
 });

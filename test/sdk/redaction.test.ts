@@ -1,15 +1,11 @@
 import { format, inspect } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AuthenticationError, createClient, type Logger, ProspectKitError, REDACTED } from "../../src/index.js";
 import { fakeFetch, json } from "./support/fetch.js";
 import { API_KEY, clientFor, createBody, page } from "./support/fixtures.js";
-import { type Scripted, startServer, type TestServer } from "./support/http-server.js";
+import { type Scripted, useServer } from "./support/http-server.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 /** Every way an error is commonly turned into text. */
 function serialisations(error: unknown): Record<string, string> {

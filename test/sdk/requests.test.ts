@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RequestValidationError } from "../../src/index.js";
 import { VERSION } from "../../src/version.js";
 import { fakeFetch, json } from "./support/fetch.js";
 import { API_KEY, clientFor, createBody, page, prospectLog, subscription } from "./support/fixtures.js";
-import { startServer, type TestServer } from "./support/http-server.js";
+import { useServer } from "./support/http-server.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useServer();
 
 describe("spec 4 and issue 3.2: each operation sends its method, path, headers and JSON body", () => {
   it("createProspectLog: POST /v0/prospect_logs with a JSON body", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   APIConnectionError,
   type APIError,
@@ -10,15 +10,10 @@ import {
 } from "../../src/index.js";
 import { backoffMs, retryAfterMs } from "../../src/retry.js";
 import { connectionRefused, fakeFetch, json } from "./support/fetch.js";
-import { API_KEY, clientFor, createBody, page, prospectLog } from "./support/fixtures.js";
-import { problem, type Scripted, startServer, type TestServer } from "./support/http-server.js";
+import { API_KEY, caught, clientFor, createBody, page, prospectLog } from "./support/fixtures.js";
+import { problem, type Scripted, useServer } from "./support/http-server.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useServer();
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
@@ -26,10 +21,11 @@ afterEach(() => {
 
 /** An error answer the server asks to retry at once (keeps real-HTTP tests fast). */
 const now = (answer: Scripted): Scripted => ({ ...answer, headers: { ...answer.headers, "retry-after-ms": "0" } });
-const caught = (promise: Promise<unknown>) => promise.then(
-  () => expect.unreachable("the call should fail"),
-  (error: unknown) => error,
-);
+/** Headers with every "DATE+n" value replaced by the HTTP date n seconds from now (resolved when the test runs). */
+const withDates = (headers: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, value.startsWith("DATE+") ? new Date(Date.now() + Number(value.slice(5)) * 1000).toUTCString() : value]),
+  );
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("issue 3.4: 408, 429 and 5xx are retried up to maxRetries (default 2); other statuses never", () => {
@@ -232,9 +228,7 @@ describe("issue 3.4: the server's requested wait is honoured: retry-after-ms, Re
   ])("the client waits for %s before the next attempt", async (_rule, headers, wait) => {
     vi.useFakeTimers({ now: Date.UTC(2025, 0, 1, 12, 0, 0) }); // a whole second: HTTP dates have no milliseconds
     vi.spyOn(Math, "random").mockReturnValue(0);
-    const resolved = Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [name, value.startsWith("DATE+") ? new Date(Date.now() + Number(value.slice(5)) * 1000).toUTCString() : value]),
-    );
+    const resolved = withDates(headers);
     const { fetch, calls } = fakeFetch(json({}, { status: 429, headers: resolved }), json(page));
     const delays: number[] = [];
     const client = createClient({ apiKey: API_KEY, baseUrl: "https://api.example.com", fetch, onRetry: (event) => void delays.push(event.delayMs) });
@@ -262,8 +256,7 @@ describe("issue 3.4: a wait longer than the 60 s cap or the time left ends the c
     ["an HTTP date two minutes ahead", { "retry-after": "DATE+120" }, {}, 120_000],
     ["Retry-After 5 s with 2 s of totalTimeoutMs left", { "retry-after": "5" }, { totalTimeoutMs: 2000 }, 5000],
   ])("%s", async (_rule, headers, options, retryAfter) => {
-    const date = (value: string) => (value.startsWith("DATE+") ? new Date(Date.now() + Number(value.slice(5)) * 1000).toUTCString() : value);
-    const resolved = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, date(value)]));
+    const resolved = withDates(headers);
     server.script({ ...problem(429, "rate_limited"), headers: { ...problem(429, "rate_limited").headers, ...resolved } });
     const started = Date.now();
     const error = (await caught(clientFor(server.url, options).getPage({ pageGroupId: "g", pageId: "p" }))) as RateLimitError;

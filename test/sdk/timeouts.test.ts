@@ -1,24 +1,15 @@
 import { getEventListeners } from "node:events";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { APIConnectionError, APITimeoutError, APIUserAbortError, createClient } from "../../src/index.js";
 import { fakeFetch, json, never } from "./support/fetch.js";
-import { API_KEY, clientFor, createBody, page, prospectLog } from "./support/fixtures.js";
-import { startServer, type TestServer } from "./support/http-server.js";
+import { API_KEY, caught, clientFor, createBody, page, prospectLog } from "./support/fixtures.js";
+import { useServer } from "./support/http-server.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useServer();
 afterEach(() => {
   vi.useRealTimers();
 });
 
-const caught = (promise: Promise<unknown>) => promise.then(
-  () => expect.unreachable("the call should fail"),
-  (error: unknown) => error,
-);
 const ids = { pageGroupId: "g", pageId: "p" };
 
 describe("issue 3.5: each attempt has its own timeout, and a timeout raises APITimeoutError", () => {

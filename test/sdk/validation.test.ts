@@ -1,22 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { RequestValidationError, ResponseValidationError, type ValidationIssueEvent, type ValidationMode } from "../../src/index.js";
-import { clientFor, createBody, page, prospectLog, subscription } from "./support/fixtures.js";
-import { type Scripted, startServer, type TestServer } from "./support/http-server.js";
+import { caught, clientFor, createBody, page, prospectLog, subscription } from "./support/fixtures.js";
+import { type Scripted, useServer } from "./support/http-server.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useServer();
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const caught = (promise: Promise<unknown>) => promise.then(
-  () => expect.unreachable("the call should fail"),
-  (error: unknown) => error,
-);
 
 describe("issue 3.3: request bodies are checked against the strict schemas before anything is sent", () => {
   it.each<[string, unknown, string[]]>([

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type APIPromise,
   createBaseClient,
@@ -13,14 +13,9 @@ import {
 } from "../../src/index.js";
 import { fakeFetch } from "./support/fetch.js";
 import { API_KEY, clientFor, createBody, page, prospectLog, subscription } from "./support/fixtures.js";
-import { problem, startServer, type TestServer } from "./support/http-server.js";
+import { problem, useServer } from "./support/http-server.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useServer();
 
 describe("issue 3: .withResponse() gives the data with the HTTP response and the request ID", () => {
   it("on success", async () => {

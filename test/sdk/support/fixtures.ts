@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { createClient, type ClientOptions } from "../../../src/index.js";
 
 /** The API key of every test: long and unique, so a leak is found by a plain substring search. */
@@ -44,4 +45,12 @@ export const createBody = { source: "crm", payload: { stage: "demo" }, email: "a
 /** A client for `baseUrl` with the test key and no retry delays worth waiting for. */
 export function clientFor(baseUrl: string, options: ClientOptions = {}) {
   return createClient({ apiKey: API_KEY, baseUrl, ...options });
+}
+
+/** The error a promise rejects with; fails the test when it resolves. */
+export function caught(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.unreachable("the call should fail"),
+    (error: unknown) => error,
+  );
 }

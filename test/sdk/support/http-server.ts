@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 
 /** One scripted answer of the test server. */
 export interface Scripted {
@@ -120,4 +121,22 @@ export async function startServer(): Promise<TestServer> {
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   server.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   return server;
+}
+
+/**
+ * Starts one server for the current test file (closed after it) and forgets its script and
+ * requests before each test. The returned object forwards to the live server.
+ */
+export function useServer(): TestServer {
+  let live: TestServer | undefined;
+  beforeAll(async () => {
+    live = await startServer();
+  });
+  afterAll(() => live?.close());
+  beforeEach(() => live?.reset());
+  const current = (): TestServer => live ?? expect.unreachable("the server starts in beforeAll");
+  return new Proxy({} as TestServer, {
+    get: (_target, key) => Reflect.get(current(), key),
+    set: (_target, key, value) => Reflect.set(current(), key, value),
+  });
 }
