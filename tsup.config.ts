@@ -6,6 +6,9 @@ export default defineConfig({
     "mock/index": "mock/index.ts",
     // The MSW handlers: their own entry, so prospectkit/mock never loads the optional peer msw.
     "mock/msw": "mock/msw.ts",
+    // The standalone server and its CLI: Node only, so `node:` built-ins stay imports.
+    "mock/server/index": "mock/server/index.ts",
+    "mock/server/cli": "mock/server/cli.ts",
   },
   format: ["esm", "cjs"],
   dts: true,
@@ -15,5 +18,5 @@ export default defineConfig({
   platform: "neutral",
   splitting: true,
   treeshake: true,
-  external: ["msw"],
+  external: ["msw", /^node:/],
 });

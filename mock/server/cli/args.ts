@@ -1,0 +1,122 @@
+/**
+ * The command line of `prospectkit-mock`, read with `node:util`'s `parseArgs` (no dependency).
+ * Every mistake becomes a {@link UsageError}: one line, exit code 2.
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { DEFAULT_API_KEY } from "../../index.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
+
+/** A mistake on the command line or in its inputs: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  /** @param message - one line saying what is wrong and, where useful, what to do */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** What the command line asks for. */
+export interface CliOptions {
+  readonly port: number;
+  readonly host: string;
+  /** Never empty: the development key when no `--api-key` is given. */
+  readonly apiKeys: readonly string[];
+  /** Whether the keys are the documented development key (no `--api-key`). */
+  readonly developmentKey: boolean;
+  readonly seed: number | string | undefined;
+  readonly dataFile: string | undefined;
+  readonly demo: boolean;
+  readonly latencyMs: number;
+  readonly quiet: boolean;
+  readonly help: boolean;
+  readonly version: boolean;
+}
+
+const OPTIONS = {
+  port: { type: "string", short: "p" },
+  host: { type: "string" },
+  "api-key": { type: "string", multiple: true },
+  seed: { type: "string" },
+  data: { type: "string" },
+  // Declared on its own: parseArgs' allowNegative needs Node 22.4, and the CLI runs on Node 20.
+  "no-demo": { type: "boolean" },
+  latency: { type: "string" },
+  quiet: { type: "boolean", short: "q" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+/** The `--help` text. */
+export const HELP = `Usage: prospectkit-mock [options]
+
+Serves the prospectkit mock API over HTTP: stateful, seedable, with a control API under /__mock
+and an OpenAPI document at /openapi.json.
+
+Options:
+  -p, --port PORT      port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
+      --host HOST      interface to bind (default ${DEFAULT_HOST}, loopback only)
+      --api-key KEY    accept this API key (repeatable; default the development key ${DEFAULT_API_KEY})
+      --seed SEED      seed for generated IDs (a number or a string; default 0)
+      --data FILE      load fixtures from a JSON file (validated at start)
+      --no-demo        start without the demo page and subscription
+      --latency MS     answer every API request MS milliseconds late
+  -q, --quiet          do not print a line per request
+  -h, --help           show this help
+  -v, --version        show the version
+
+Docs: docs/server.md in the package.`;
+
+/** The first sentence of a parseArgs message, which goes on to explain positional arguments. */
+function firstSentence(message: string): string {
+  return message.split("\n", 1)[0]!.replace(/\. .*$/, "").replace(/\.$/, "");
+}
+
+function port(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function latency(text: string | undefined): number {
+  if (text === undefined) return 0;
+  if (!/^\d+(\.\d+)?$/.test(text) || Number(text) > 600_000) throw new UsageError(`--latency must be milliseconds from 0 to 600000, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function seed(text: string | undefined): number | string | undefined {
+  if (text === undefined) return undefined;
+  if (text === "") throw new UsageError("--seed must not be empty");
+  return /^-?\d{1,15}$/.test(text) ? Number(text) : text;
+}
+
+/**
+ * Reads the command line.
+ * @param argv - the arguments after the program name
+ * @returns the options
+ * @throws {UsageError} for an unknown flag, a missing or malformed value, or a stray argument
+ */
+export function parseCli(argv: readonly string[]): CliOptions {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>["values"];
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError(`${firstSentence(error instanceof Error ? error.message : String(error))} (see --help)`);
+  }
+  const keys = values["api-key"] ?? [];
+  if (values.host === "") throw new UsageError("--host must not be empty");
+  if (values.data === "") throw new UsageError("--data must name a file");
+  return {
+    port: port(values.port),
+    host: values.host ?? DEFAULT_HOST,
+    apiKeys: keys.length > 0 ? keys : [DEFAULT_API_KEY],
+    developmentKey: keys.length === 0,
+    seed: seed(values.seed),
+    dataFile: values.data,
+    demo: values["no-demo"] !== true,
+    latencyMs: latency(values.latency),
+    quiet: values.quiet === true,
+    help: values.help === true,
+    version: values.version === true,
+  };
+}

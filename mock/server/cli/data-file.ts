@@ -1,0 +1,45 @@
+/**
+ * `--data FILE`: a JSON fixture document read and validated at start. Every way it can be wrong
+ * (unreadable, not JSON, an invalid field) is one line naming the file and the field.
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import type { FieldError } from "../../../src/schemas/index.js";
+import { type FixtureDocument, parseFixtureDocument } from "../../control/fixtures.js";
+import { UsageError } from "./args.js";
+
+/** One line naming the first failing field, and how many more there are. */
+export function describeFieldErrors(errors: readonly FieldError[]): string {
+  const [first] = errors;
+  if (first === undefined) return "invalid";
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
+  const field = first.pointer === "" ? "the document" : first.pointer;
+  const detail = first.detail.startsWith(first.pointer.slice(1)) ? first.detail.slice(first.pointer.length) : first.detail;
+  return `${field}: ${detail.trim()}${more}`;
+}
+
+/**
+ * Reads and validates a fixture file.
+ * @param path - the file named by `--data`
+ * @returns the validated document
+ * @throws {UsageError} when the file cannot be read, is not JSON, or has an invalid field
+ */
+export function readDataFile(path: string): FixtureDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (code ?? "unreadable");
+    throw new UsageError(`cannot read --data ${path}: ${reason}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (error) {
+    throw new UsageError(`--data ${path} is not valid JSON: ${(error as Error).message.split("\n", 1)[0]}`);
+  }
+  const parsed = parseFixtureDocument(value);
+  if (!parsed.ok) throw new UsageError(`--data ${path}: ${describeFieldErrors(parsed.errors)}`);
+  return value as FixtureDocument;
+}

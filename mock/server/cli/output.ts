@@ -1,0 +1,94 @@
+/**
+ * What the CLI prints: the start banner (base URL, API key, demo IDs, a copy-paste `curl` for
+ * each operation) and one line per request (method, path, status, time; never a header, so
+ * never the API key).
+ * @module
+ */
+import { CONTROL_PATH_PREFIX } from "../../control/handler.js";
+import { OPENAPI_PATH } from "../app.js";
+import type { AnsweredRequest } from "../node-handler.js";
+
+/** What the banner shows. */
+export interface BannerInput {
+  readonly version: string;
+  readonly url: string;
+  /** The key the printed commands use (the first `--api-key`). */
+  readonly apiKey: string;
+  /** How many more keys are accepted. */
+  readonly otherKeys: number;
+  /** Whether the key is the documented development key. */
+  readonly developmentKey: boolean;
+  /** The first page, if any. */
+  readonly page: { readonly pageGroupId: string; readonly pageId: string } | undefined;
+  /** The first webhook subscription, if any. */
+  readonly subscriptionId: string | undefined;
+  readonly quiet: boolean;
+}
+
+/** The body of the printed create command. */
+export const SAMPLE_PROSPECT_LOG = { source: "crm", payload: { event: "signed_up", plan: "team" }, email: "ada@example.com", name: "Ada Lovelace" };
+
+/** Quotes a word for a POSIX shell (single quotes; a `'` inside is closed, escaped and reopened). */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+function curl(method: string, url: string, apiKey: string, body?: unknown): string {
+  const words = ["curl", "-sS"];
+  if (method !== "GET") words.push("-X", method);
+  words.push(shellQuote(url), "-H", shellQuote(`x-api-key: ${apiKey}`));
+  if (body !== undefined) words.push("-H", shellQuote("content-type: application/json"), "-d", shellQuote(JSON.stringify(body)));
+  return `  ${words.join(" ")}`;
+}
+
+/**
+ * The start banner.
+ * @param input - the server's URL, key and demo IDs
+ * @returns the text, ending with a newline
+ */
+export function banner(input: BannerInput): string {
+  const { url, apiKey, page, subscriptionId } = input;
+  const keyNote = input.developmentKey
+    ? " (the development key; choose your own with --api-key)"
+    : input.otherKeys > 0
+      ? ` (and ${input.otherKeys} more)`
+      : "";
+  const pagePath = page
+    ? `/v0/page_groups/${encodeURIComponent(page.pageGroupId)}/pages/${encodeURIComponent(page.pageId)}`
+    : "/v0/page_groups/<page_group_id>/pages/<page_id>";
+  const subscriptionPath = `/v0/webhook_subscriptions/${subscriptionId === undefined ? "<subscription_id>" : encodeURIComponent(subscriptionId)}`;
+  return [
+    `prospectkit-mock ${input.version} listening on ${url}`,
+    "",
+    `  API key       ${apiKey}${keyNote}`,
+    `  Page          ${page ? `${page.pageGroupId} / ${page.pageId}` : "none yet (load some with --data, or POST /__mock/pages)"}`,
+    `  Subscription  ${subscriptionId ?? "none yet (load one with --data, or POST /__mock/webhook_subscriptions)"}`,
+    `  OpenAPI       ${url}${OPENAPI_PATH}`,
+    `  Control API   ${url}${CONTROL_PATH_PREFIX} (same x-api-key)`,
+    "",
+    "Create a prospect log entry:",
+    curl("POST", `${url}/v0/prospect_logs`, apiKey, SAMPLE_PROSPECT_LOG),
+    "Get a page with its published version:",
+    curl("GET", url + pagePath, apiKey),
+    "Update a webhook subscription:",
+    curl("PATCH", url + subscriptionPath, apiKey, { active: false }),
+    "List the stored prospect log entries (control API):",
+    curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, apiKey),
+    "",
+    input.quiet ? "Quiet: requests are not printed. Ctrl+C stops." : "One line per request follows. Ctrl+C stops.",
+    "",
+  ].join("\n");
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/**
+ * One request as the CLI prints it: `12:00:01.234 POST /v0/prospect_logs 201 0.9 ms`.
+ * @param request - the answered request
+ * @param at - when it was answered
+ */
+export function requestLine(request: AnsweredRequest, at: Date = new Date()): string {
+  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
+  const status = request.status === 0 ? "dropped" : String(request.status);
+  return `${time} ${request.method} ${request.path} ${status} ${request.durationMs.toFixed(1)} ms\n`;
+}

@@ -1,0 +1,33 @@
+/**
+ * The demo data the CLI starts with (unless `--no-demo`): one published page and one webhook
+ * subscription, with fixed IDs so that every command in the docs works as printed, on every
+ * start and after every reset.
+ * @module
+ */
+import type { FixtureDocument } from "../control/fixtures.js";
+
+/** The IDs of the demo data. */
+export const DEMO_IDS = {
+  pageGroup: "pagegroup_demo",
+  page: "page_demo",
+  pageVersion: "pageversion_demo_1",
+  subscription: "webhooksubscription_demo",
+} as const;
+
+/** The demo data, as a fixture document. */
+export const DEMO_FIXTURES: FixtureDocument = {
+  pageGroups: [{ id: DEMO_IDS.pageGroup }],
+  pages: [
+    {
+      id: DEMO_IDS.page,
+      pageGroupId: DEMO_IDS.pageGroup,
+      customName: "Pricing",
+      computedName: "Pricing plans for teams",
+      supplementaryContext: "The demo page of the prospectkit mock server.",
+    },
+  ],
+  pageVersions: [{ id: DEMO_IDS.pageVersion, pageId: DEMO_IDS.page, computedName: "Pricing plans for teams", publish: true }],
+  webhookSubscriptions: [
+    { id: DEMO_IDS.subscription, url: "https://example.com/webhooks/prospectkit", events: ["page.version.published"], active: true },
+  ],
+};
