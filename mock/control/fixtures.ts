@@ -25,7 +25,7 @@ export const FixturePageVersion = z
   .check(
     z.refine((version) => version.publish !== true || version.computedName !== undefined, {
       error: "a version is processed before it is published: give its computedName",
-      path: ["computedName"],
+      path: ["publish"],
       params: { code: "required_to_publish" },
     }),
   );
