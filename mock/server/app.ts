@@ -4,7 +4,9 @@
  * itself from the mock's `api.handle`.
  * @module
  */
+import { ulid } from "ulid";
 import type { MockApi, MockApiOptions, MockOutcome } from "../index.js";
+import { problem, toResponse } from "../http/reply.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { createKeyDirectory } from "../control/keys.js";
 import { createRequestOwners } from "../control/request-owners.js";
@@ -27,6 +29,8 @@ export interface ServerAppOptions {
   readonly apiKeys?: MockApiOptions["apiKeys"];
   /** Every API request is answered this many milliseconds late (0: none). */
   readonly latencyMs?: number;
+  /** The server URL the OpenAPI document names (default: the origin of the request for it). */
+  readonly serverUrl?: string;
 }
 
 /** The path of a request URL (without decoding), read without building a `URL`. */
@@ -37,8 +41,15 @@ function pathOf(url: string): string {
   return end === -1 ? url.slice(start) : url.slice(start, end);
 }
 
-function json(status: number, text: string, headers: Record<string, string> = {}): MockOutcome {
-  return { kind: "response", response: new Response(text, { status, headers: { "content-type": "application/json", ...headers } }) };
+function document(text: string): MockOutcome {
+  return { kind: "response", response: new Response(text, { headers: { "content-type": "application/json" } }) };
+}
+
+/** The 405 of a method other than GET or HEAD on the document. */
+function documentMethodNotAllowed(): MockOutcome {
+  const requestId = `req_${ulid().toLowerCase()}`;
+  const reply = problem(requestId, "method_not_allowed", "The OpenAPI document is read with GET.", { headers: { allow: "GET, HEAD" } });
+  return { kind: "response", response: toResponse(reply, requestId) };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,7 +72,8 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
     },
   };
   const control = createMockControl({ api, tenantOf, owners, reset: api.reset });
-  let document: string | undefined;
+  const { serverUrl } = options;
+  let documentText: string | undefined;
 
   const handleApi = async (request: Request): Promise<MockOutcome> => {
     if (latencyMs > 0) await sleep(latencyMs);
@@ -75,9 +87,9 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
     async handle(request) {
       const path = pathOf(request.url);
       if (path === OPENAPI_PATH) {
-        if (request.method !== "GET" && request.method !== "HEAD") return json(405, "", { allow: "GET, HEAD" });
-        document ??= JSON.stringify(createOpenApiDocument());
-        return json(200, document);
+        if (request.method !== "GET" && request.method !== "HEAD") return documentMethodNotAllowed();
+        documentText ??= JSON.stringify(createOpenApiDocument(serverUrl ?? new URL(request.url).origin));
+        return document(documentText);
       }
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
         return { kind: "response", response: await control(request) };

@@ -96,7 +96,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const url = originOf(host, bound);
   let app: ReturnType<typeof createServerApp>;
   try {
-    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url }), { apiKeys: mockOptions.apiKeys, latencyMs });
+    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url }), { apiKeys: mockOptions.apiKeys, latencyMs, serverUrl: url });
   } catch (error) {
     server.close();
     throw error;
