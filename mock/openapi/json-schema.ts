@@ -5,10 +5,21 @@
  * @module
  */
 import * as z from "zod/mini";
-import { JsonObjectSchema } from "../../src/schemas/index.js";
+import { HttpUrl, JsonObjectSchema, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
+
+/**
+ * Rules Zod checks in code that JSON Schema cannot infer from the schema, written out so that a
+ * client validating with the document accepts exactly what the server accepts.
+ */
+const WRITTEN_OUT = new Map<unknown, JsonSchema>([
+  // z.url({ protocol }) checks the scheme after parsing: only http and https.
+  [HttpUrl, { pattern: "^[Hh][Tt][Tt][Pp][Ss]?:" }],
+  // The events_empty refinement.
+  [WebhookSubscriptionUpdate.shape.events.def.innerType, { minItems: 1 }],
+]);
 
 /** Which side of a schema: what is sent (`input`) or what is received (`output`). */
 export type SchemaSide = "input" | "output";
@@ -24,7 +35,13 @@ export function toJsonSchema(schema: z.ZodMiniType, io: SchemaSide): JsonSchema 
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     io,
     target: "draft-2020-12",
+    // Custom checks have no JSON Schema: carry on, and let the override below describe the one we use.
+    unrepresentable: "any",
     override(context) {
+      if (context.zodSchema._zod.def.type === "custom" && context.zodSchema !== JsonObjectSchema) {
+        throw new TypeError("toJsonSchema: a custom schema other than JsonObjectSchema has no JSON Schema");
+      }
+      Object.assign(context.jsonSchema, WRITTEN_OUT.get(context.zodSchema));
       if (context.zodSchema === JsonObjectSchema) {
         for (const key of Object.keys(context.jsonSchema)) delete context.jsonSchema[key];
         context.jsonSchema.type = "object";

@@ -1,7 +1,6 @@
 /**
  * The error responses of the OpenAPI document: one reusable response per status, each an RFC 9457
- * problem (`application/problem+json`) with `x-request-id`, and `Retry-After` or `Allow` where
- * the API sends them.
+ * problem (`application/problem+json`) with `x-request-id`, and `Retry-After` on a 429.
  * @module
  */
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
@@ -14,7 +13,6 @@ const STATUSES = {
   400: ["BadRequest", "Malformed JSON, a body that is not an object, or invalid fields (all listed in `errors`)."],
   401: ["Unauthorized", "The `x-api-key` header is missing (`missing_api_key`) or unknown (`invalid_api_key`)."],
   404: ["NotFound", "No such route, or no such resource in your tenant (another tenant's resource included)."],
-  405: ["MethodNotAllowed", "The path exists but not with this method; `Allow` lists the methods."],
   409: ["Conflict", "A request with the same idempotency key is still in flight."],
   413: ["PayloadTooLarge", "The body is larger than 1 MiB."],
   415: ["UnsupportedMediaType", "The body is not sent as JSON."],
@@ -28,7 +26,6 @@ export type ErrorStatus = keyof typeof STATUSES;
 
 function extraHeaders(status: ErrorStatus): Record<string, unknown> {
   if (status === 429) return { "retry-after": { description: "Seconds to wait before retrying.", schema: { type: "string" } } };
-  if (status === 405) return { allow: { description: "The methods this path accepts.", schema: { type: "string" } } };
   return {};
 }
 

@@ -1,0 +1,180 @@
+/**
+ * The OpenAPI document the server serves: it lints clean with an independent linter (redocly,
+ * recommended-strict), and an independent JSON Schema validator (ajv) built from it agrees with
+ * the live server: every answer has a documented status, media type and a body valid against the
+ * documented schema, and a request body is accepted exactly when the document says it is valid.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { ROOT } from "./support.js";
+
+const KEY = "key_openapi";
+let server: MockServer;
+let document: any;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  server = await startMockServer({
+    port: 0,
+    apiKeys: [KEY],
+    fixtures(state) {
+      state.pageGroups.create({ id: "group_1" });
+      state.pages.create({ id: "page_1", pageGroupId: "group_1" });
+      state.pageVersions.create({ id: "version_1", pageId: "page_1" });
+      state.webhookSubscriptions.create({ id: "sub_1", url: "https://hooks.example.com/x" });
+    },
+  });
+  document = await (await fetch(`${server.url}/openapi.json`)).json();
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+  ajv.addSchema(document, "openapi.json");
+});
+afterAll(() => server.close());
+
+const pointer = (...parts: string[]) => parts.map((part) => part.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+
+/** Follows a `$ref` inside the document. */
+function resolve(node: any): any {
+  if (node?.$ref === undefined) return node;
+  return (node.$ref as string)
+    .slice(2)
+    .split("/")
+    .reduce((at: any, part) => at[part.replaceAll("~1", "/").replaceAll("~0", "~")], document);
+}
+
+/** Validates a value against the schema at a JSON pointer of the document. */
+function validate(at: string, value: unknown): string[] {
+  const check = ajv.getSchema(`openapi.json#/${at}`);
+  if (check === undefined) throw new TypeError(`no schema at ${at}`);
+  return check(value) ? [] : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+describe("the document", () => {
+  it("is OpenAPI 3.1 with the x-api-key scheme and the control API under its own tag", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.components.securitySchemes.ApiKey).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }));
+    expect(document.servers[0].url).toBe(server.url);
+    expect(document.paths["/v0/prospect_logs"].post.tags).toEqual(["API"]);
+    expect(document.paths["/__mock/reset"].post.tags).toEqual(["Control API"]);
+    expect(document.paths["/v0/prospect_logs"].post.responses["422"]).toEqual({ $ref: "#/components/responses/IdempotencyKeyReused" });
+  });
+
+  it("lints clean with redocly (recommended-strict: no error, no warning)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "pk-openapi-")), "openapi.json");
+    writeFileSync(file, JSON.stringify(document));
+    const run = promisify(execFile);
+    const cli = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
+    const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
+    const result = await run(process.execPath, [cli, "lint", file, "--config", join(ROOT, "redocly.yaml"), "--format", "json"], { env, cwd: ROOT }).catch(
+      (error: { stdout: string; stderr: string }) => error,
+    );
+    const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { message: string }[] };
+    expect(report.problems.map((p) => p.message)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 60_000);
+});
+
+type Case = readonly [method: string, path: string, template: string, body?: unknown, key?: string | null];
+
+/** Live calls covering every documented operation, with successes and the errors they document. */
+const CASES: readonly Case[] = [
+  ["POST", "/v0/prospect_logs", "/v0/prospect_logs", { source: "crm", payload: { a: 1 }, email: "x@example.com", idempotencyKey: "k1" }],
+  ["POST", "/v0/prospect_logs", "/v0/prospect_logs", { source: "crm", payload: { a: 1 }, email: "x@example.com", idempotencyKey: "k1" }],
+  ["POST", "/v0/prospect_logs", "/v0/prospect_logs", { source: "crm", payload: { b: 2 }, idempotencyKey: "k1" }],
+  ["POST", "/v0/prospect_logs", "/v0/prospect_logs", { source: "", payload: [], emial: "typo" }],
+  ["POST", "/v0/prospect_logs", "/v0/prospect_logs", { source: "crm", payload: {} }, null],
+  ["GET", "/v0/page_groups/group_1/pages/page_1", "/v0/page_groups/{page_group_id}/pages/{page_id}"],
+  ["GET", "/v0/page_groups/group_1/pages/page_404", "/v0/page_groups/{page_group_id}/pages/{page_id}"],
+  ["GET", "/v0/page_groups/group_1/pages/page_1", "/v0/page_groups/{page_group_id}/pages/{page_id}", undefined, "wrong"],
+  ["PATCH", "/v0/webhook_subscriptions/sub_1", "/v0/webhook_subscriptions/{subscription_id}", { events: ["form.submitted"], active: false }],
+  ["PATCH", "/v0/webhook_subscriptions/sub_1", "/v0/webhook_subscriptions/{subscription_id}", { events: [] }],
+  ["PATCH", "/v0/webhook_subscriptions/sub_404", "/v0/webhook_subscriptions/{subscription_id}", {}],
+  ["POST", "/__mock/page_groups", "/__mock/page_groups", { id: "group_2" }],
+  ["POST", "/__mock/pages", "/__mock/pages", { pageGroupId: "group_2", customName: "Docs" }],
+  ["POST", "/__mock/pages", "/__mock/pages", { pageGroupId: "group_404" }],
+  ["POST", "/__mock/page_versions", "/__mock/page_versions", { pageId: "page_1" }],
+  ["POST", "/__mock/page_versions/version_1/process", "/__mock/page_versions/{versionId}/process", { computedName: "Home" }],
+  ["POST", "/__mock/page_versions/version_1/publish", "/__mock/page_versions/{versionId}/publish"],
+  ["POST", "/__mock/page_versions/version_404/publish", "/__mock/page_versions/{versionId}/publish"],
+  ["POST", "/__mock/webhook_subscriptions", "/__mock/webhook_subscriptions", { url: "https://hooks.example.com/y", events: null, active: false }],
+  ["GET", "/__mock/prospects", "/__mock/prospects"],
+  ["GET", "/__mock/prospect_logs", "/__mock/prospect_logs"],
+  ["GET", "/__mock/requests", "/__mock/requests"],
+  ["POST", "/__mock/faults", "/__mock/faults", { kind: "latency", ms: 1, times: 3, operation: "getPage" }],
+  ["GET", "/__mock/faults", "/__mock/faults"],
+  ["DELETE", "/__mock/faults", "/__mock/faults"],
+  ["POST", "/__mock/faults", "/__mock/faults", { kind: "status", status: 429 }],
+  ["GET", "/v0/page_groups/group_1/pages/page_1", "/v0/page_groups/{page_group_id}/pages/{page_id}"],
+  ["POST", "/__mock/faults", "/__mock/faults", { kind: "status", status: 500, operation: "updateWebhookSubscription" }],
+  ["PATCH", "/v0/webhook_subscriptions/sub_1", "/v0/webhook_subscriptions/{subscription_id}", {}],
+  ["POST", "/__mock/reset", "/__mock/reset"],
+];
+
+describe("a validator built from the document agrees with the live server", () => {
+  it("every answer: a documented status and media type, a body valid against the documented schema", async () => {
+    const covered = new Set<string>();
+    for (const [method, path, template, body, key] of CASES) {
+      const headers: Record<string, string> = key === null ? {} : { "x-api-key": key ?? KEY };
+      if (body !== undefined) headers["content-type"] = "application/json";
+      const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+      const operation = document.paths[template][method.toLowerCase()];
+      const where = `${method} ${path} → ${response.status}`;
+      expect(operation.responses, where).toHaveProperty(String(response.status));
+      const documented = resolve(operation.responses[String(response.status)]);
+      const mediaType = response.headers.get("content-type")!;
+      expect(Object.keys(documented.content), where).toEqual([mediaType]);
+      expect(response.headers.get("x-request-id"), where).toMatch(/^req_/);
+      const responseRef = operation.responses[String(response.status)].$ref as string | undefined;
+      const at = responseRef
+        ? `${responseRef.slice(2)}/content/${pointer(mediaType)}/schema`
+        : `paths/${pointer(template, method.toLowerCase())}/responses/${response.status}/content/${pointer(mediaType)}/schema`;
+      expect(validate(at, await response.json()), where).toEqual([]);
+      covered.add(`${method} ${template}`);
+    }
+    const documentedOperations = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
+    expect([...covered].sort()).toEqual(documentedOperations.sort());
+  });
+
+  const requestBody = (template: string, method: string) => `paths/${pointer(template, method)}/requestBody/content/application~1json/schema`;
+
+  it.each([
+    ["a minimal body", { source: "crm", payload: {} }],
+    ["every field", { source: "crm", type: "email.opened", payload: { x: [1] }, prospectId: `prospect_${"a".repeat(26)}`, email: "a@b.co", phoneNumber: "+14155550100", linkedinProfileUrl: "https://linkedin.com/in/a", idempotencyKey: "k", name: "A" }],
+    ["no source", { payload: {} }],
+    ["a source of 101 characters", { source: "s".repeat(101), payload: {} }],
+    ["an empty type", { source: "crm", type: "", payload: {} }],
+    ["a payload that is an array", { source: "crm", payload: [] }],
+    ["an unknown field", { source: "crm", payload: {}, emial: "a@b.co" }],
+    ["a prospect ID in upper case", { source: "crm", payload: {}, prospectId: `prospect_${"A".repeat(26)}` }],
+    ["a phone number without +", { source: "crm", payload: {}, phoneNumber: "14155550100" }],
+    ["an address without a domain", { source: "crm", payload: {}, email: "ada@" }],
+    ["an idempotency key of 256 characters", { source: "crm", payload: {}, idempotencyKey: "k".repeat(256) }],
+  ])("createProspectLog, %s: valid by the document exactly when the server accepts it", async (_, body) => {
+    const valid = validate(requestBody("/v0/prospect_logs", "post"), body).length === 0;
+    const response = await fetch(`${server.url}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect({ valid, accepted: response.status === 201 }).toEqual({ valid, accepted: valid });
+  });
+
+  it.each([
+    ["an empty update", {}],
+    ["every field", { url: "http://hooks.example.com/in", events: ["page.version.created", "form.enriched"], active: true }],
+    ["an ftp URL", { url: "ftp://hooks.example.com/in" }],
+    ["a relative URL", { url: "/in" }],
+    ["an empty events list", { events: [] }],
+    ["an unknown event kind", { events: ["page.deleted"] }],
+    ["events null", { events: null }],
+    ["active as a string", { active: "true" }],
+    ["an unknown field", { actve: true }],
+  ])("updateWebhookSubscription, %s: valid by the document exactly when the server accepts it", async (_, body) => {
+    const valid = validate(requestBody("/v0/webhook_subscriptions/{subscription_id}", "patch"), body).length === 0;
+    const response = await fetch(`${server.url}/v0/webhook_subscriptions/sub_1`, { method: "PATCH", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect({ valid, accepted: response.status === 200 }).toEqual({ valid, accepted: valid });
+  });
+});
