@@ -117,7 +117,8 @@ async function run<T, Input>(
   const s = mergeOptions(settings, options);
   try {
     const { path, body } = operation.prepare(input, s.validateRequests);
-    const init: RequestInit = { method: operation.method, headers: body === undefined ? s.headers : s.jsonHeaders, body };
+    // redirect "manual": the API never redirects, and following one would hand x-api-key to another host
+    const init: RequestInit = { method: operation.method, headers: body === undefined ? s.headers : s.jsonHeaders, body, redirect: "manual" };
     return await attempts<T>(s, operation as Operation<never>, s.baseUrl + path, init);
   } catch (error) {
     s.log?.("error", `${operation.name} failed: ${(error as Error).message}`, { error });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type AuthenticationError, createClient, type Logger, ProspectKitError, REDACTED } from "../../src/index.js";
 import { fakeFetch, json } from "./support/fetch.js";
 import { API_KEY, clientFor, createBody, page } from "./support/fixtures.js";
-import { type Scripted, useServer } from "./support/http-server.js";
+import { type Scripted, startServer, useServer } from "./support/http-server.js";
 
 const server = useServer();
 
@@ -70,6 +70,21 @@ describe("issue 3.7: the API key never appears in any serialisation of any error
     expect(error.detail).toBe(`bad key ${REDACTED}`);
     expect(error.headers.get("x-echo")).toBe(`key=${REDACTED}`);
     expect(error.headers.get("x-api-key")).toBe(REDACTED);
+  });
+});
+
+describe("issue 3.7: the key is never handed to another host", () => {
+  it.each([301, 302, 307, 308])("a %i redirect is not followed: it fails as an APIError and the target sees nothing", async (status) => {
+    const elsewhere = await startServer();
+    try {
+      server.script({ status, headers: { location: `${elsewhere.url}/steal` } });
+      const error = await clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ kind: "APIError", status, attempts: 1 });
+      expect(server.received).toHaveLength(1);
+      expect(elsewhere.received).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
 
