@@ -84,12 +84,21 @@ export async function runCliToExit(args: readonly string[], node: string = proce
 /**
  * Starts the CLI and waits for its banner.
  * @param args - the command line (add `--port 0`: tests never use a fixed port)
- * @param options - the Node binary and the working directory
+ * @param options - the Node binary (or a whole command), the working directory and the environment
  */
-export async function startCli(args: readonly string[], options: { node?: string; command?: string[]; cwd?: string } = {}): Promise<CliProcess> {
+export async function startCli(
+  args: readonly string[],
+  options: { node?: string; command?: string[]; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliProcess> {
   const command = options.command ?? [options.node ?? process.execPath, CLI];
   if (options.command === undefined) requireBuild();
-  const child = spawn(command[0]!, [...command.slice(1), ...args], { stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd ?? ROOT });
+  // Its own process group, signalled whole on stop: what Ctrl+C does in a terminal (npx forwards no signal).
+  const child = spawn(command[0]!, [...command.slice(1), ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    cwd: options.cwd ?? ROOT,
+    env: options.env ?? process.env,
+    detached: true,
+  });
   const output = collect(child);
   await output.waitFor(/listening on (\S+)\n/);
   const url = /listening on (\S+)\n/.exec(output.stdout())![1]!;
@@ -100,7 +109,13 @@ export async function startCli(args: readonly string[], options: { node?: string
     stderr: output.stderr,
     waitFor: output.waitFor,
     async stop(signal = "SIGINT") {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          // already gone
+        }
+      }
       return output.exited;
     },
   };
