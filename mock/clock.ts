@@ -25,10 +25,18 @@ export function readClock(clock: Clock): number {
   return Math.floor(ms);
 }
 
+// The last timestamp formatted: records made within one millisecond share one string (less garbage, less heap).
+let lastMs = Number.NaN;
+let lastText = "";
+
 /**
  * Formats epoch milliseconds the way the API writes every timestamp: `YYYY-MM-DDTHH:mm:ss.sssZ`.
  * @param ms - epoch milliseconds within the range {@link readClock} accepts
  */
 export function formatTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastText = new Date(ms).toISOString();
+  }
+  return lastText;
 }

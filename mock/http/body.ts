@@ -23,6 +23,9 @@ export function isJsonMediaType(contentType: string | null): boolean {
   return essence === "application/json" || /^application\/[!#$&^_.+\-a-z0-9]+\+json$/.test(essence);
 }
 
+/** Strict UTF-8 (invalid bytes throw); one instance serves every request, as `decode` without `stream` keeps no state. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 const tooLarge: BodyResult = {
   ok: false,
   code: "payload_too_large",
@@ -74,7 +77,7 @@ export async function readJsonBody(request: Request): Promise<BodyResult> {
   if (bytes === null) return tooLarge;
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     return { ok: false, code: "invalid_request", detail: "The body is not valid UTF-8." };
   }

@@ -108,9 +108,9 @@ describe("isolation: two mocks never share state", () => {
     expect(two.faults.pending()).toEqual([]);
   });
 
-  it("a key of one mock is unknown to another", async () => {
-    const one = createMockApi({ apiKeys: ["pk_one"] });
-    const two = createMockApi({ apiKeys: ["pk_two"] });
+  it("a key of one mock is unknown to another, although both have a tenant of the same (seeded) ID", async () => {
+    const one = createMockApi({ apiKeys: ["pk_one"], now: () => T0 });
+    const two = createMockApi({ apiKeys: ["pk_two"], now: () => T0 });
     const response = await two.fetch(`${two.baseUrl}/v0/page_groups/g/pages/p`, { headers: { "x-api-key": "pk_one" } });
     expect(response.status).toBe(401);
     expect(one.state.tenants.list()[0]!.id).toBe(two.state.tenants.list()[0]!.id);
