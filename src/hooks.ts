@@ -1,4 +1,4 @@
-import type { ProspectKitError } from "./errors/prospectkit-error.js";
+import { ConfigurationError, type ProspectKitError } from "./errors/prospectkit-error.js";
 import type { FieldError } from "./schemas/index.js";
 
 /** How much the SDK logs: nothing (`"off"`, the default) up to every request (`"debug"`). */
@@ -94,10 +94,12 @@ export type Log = (level: (typeof LEVELS)[number], message: string, data?: objec
 
 /**
  * Builds the log function for `hooks`: `undefined` when nothing would be logged.
+ * @throws {ConfigurationError} for an unknown `logLevel`
  * @internal
  */
 export function createLog({ logger, logLevel = logger ? "warn" : "off" }: Hooks): Log | undefined {
   const max = LEVELS.indexOf(logLevel as (typeof LEVELS)[number]);
+  if (max < 0 && logLevel !== "off") throw new ConfigurationError('logLevel must be "off", "error", "warn", "info" or "debug"');
   if (max < 0) return undefined;
   const sink = logger ?? console;
   return (level, message, data) => {

@@ -88,10 +88,12 @@ function checkNumber(name: string, value: number | undefined, min: number, max: 
   }
 }
 
-function checkNumbers(options: RequestOptions): void {
+function checkOptions(options: RequestOptions): void {
   checkNumber("timeoutMs", options.timeoutMs, 1, MAX_TIMER_MS);
   checkNumber("totalTimeoutMs", options.totalTimeoutMs, 1, Number.POSITIVE_INFINITY);
   checkNumber("maxRetries", options.maxRetries, 0, 100);
+  const mode = options.validateResponses;
+  if (mode !== undefined && mode !== "strict" && mode !== "warn" && mode !== "off") fail('validateResponses must be "strict", "warn" or "off"');
 }
 
 /** Lower-cases names, drops `null`/`undefined` values, and sets the key last so it always wins. */
@@ -176,7 +178,7 @@ const OVERRIDABLE = Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[];
  */
 export function mergeOptions(settings: Settings, options: RequestOptions | undefined): Settings {
   if (!options) return settings;
-  checkNumbers(options);
+  checkOptions(options);
   const merged: Settings = { ...settings, signal: options.signal };
   for (const key of OVERRIDABLE) {
     if (options[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = options[key];

@@ -32,6 +32,8 @@ describe("issue 3.1: createClient fails at once, with a ConfigurationError, on a
     ["a fractional maxRetries", { ...base, maxRetries: 1.5 }, /maxRetries/],
     ["totalTimeoutMs 0", { ...base, totalTimeoutMs: 0 }, /totalTimeoutMs/],
     ["a header value with a line break", { ...base, headers: { "x-team": "a\nb" } }, /headers/],
+    ["an unknown validateResponses mode", { ...base, validateResponses: "lenient" as never }, /validateResponses/],
+    ["an unknown logLevel", { ...base, logLevel: "verbose" as never }, /logLevel/],
     ["a header name with a space", { ...base, headers: { "x team": "a" } }, /headers/],
   ])("%s", (_rule, options, message) => {
     vi.stubEnv("PROSPECTKIT_API_KEY", "");
@@ -124,6 +126,7 @@ describe("issue 3.1: per-call options are checked like the client's", () => {
     ["timeoutMs -5", { timeoutMs: -5 }],
     ["maxRetries 2.5", { maxRetries: 2.5 }],
     ["a header with a line break", { headers: { "x-a": "1\r\n2" } }],
+    ["an unknown validateResponses mode", { validateResponses: "loose" }],
   ])("%s rejects the call with a ConfigurationError and sends nothing", async (_rule, options) => {
     const { fetch, calls } = fakeFetch(json(page));
     const client = createClient({ ...base, fetch });
