@@ -14,6 +14,7 @@ export class MockStateError extends TypeError {
   readonly errors: readonly FieldError[];
 
   /**
+   * Creates the error; its message ends with every failing field.
    * @param message - what was refused and why
    * @param errors - the failing fields, if any
    */
