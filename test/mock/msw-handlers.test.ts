@@ -1,0 +1,68 @@
+/**
+ * The MSW handlers of `prospectkit/mock/msw`: one per operation (so `server.use` overrides one),
+ * a fallback under `/v0`, only the mock's base URL intercepted, the same core and state as
+ * `api.fetch`.
+ */
+import { HttpResponse, http } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createMockApi, createMswHandlers } from "../../mock/msw.js";
+
+const api = createMockApi({ apiKeys: ["pk_msw"], baseUrl: "https://msw.example.test/api/", now: () => Date.parse("2024-02-29T12:00:00.000Z") });
+const server = setupServer(...api.handlers);
+const headers = { "x-api-key": "pk_msw", "content-type": "application/json" };
+const create = () => fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers, body: '{"source":"crm","payload":{}}' });
+
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
+afterEach(() => {
+  server.resetHandlers();
+  api.reset();
+});
+afterAll(() => server.close());
+
+describe("MSW handlers", () => {
+  it("are one per operation plus the /v0 fallbacks for any method, in matching order", () => {
+    expect(api.handlers.map((handler) => `${handler.info.method} ${String(handler.info.path)}`)).toEqual([
+      "POST https://msw.example.test/api/v0/prospect_logs",
+      "GET https://msw.example.test/api/v0/page_groups/:pageGroupId/pages/:pageId",
+      "PATCH https://msw.example.test/api/v0/webhook_subscriptions/:subscriptionId",
+      "/.+/ https://msw.example.test/api/v0",
+      "/.+/ https://msw.example.test/api/v0/*",
+    ]);
+  });
+
+  it("share the core and the state with api.fetch", async () => {
+    const answer = await create();
+    expect(answer.status).toBe(201);
+    const { prospectLogId } = (await answer.json()) as { prospectLogId: string };
+    expect(api.state.prospectLogs.get(prospectLogId)).toBeDefined();
+    expect(api.requests.last()?.path).toBe("/api/v0/prospect_logs");
+  });
+
+  it("server.use overrides one operation; the others still answer from the mock", async () => {
+    server.use(http.post(`${api.baseUrl}/v0/prospect_logs`, () => HttpResponse.json({ overridden: true }, { status: 418 })));
+    expect((await create()).status).toBe(418);
+    const page = api.state.pages.create();
+    const answer = await fetch(`${api.baseUrl}/v0/page_groups/${page.pageGroupId}/pages/${page.id}`, { headers });
+    expect(answer.status).toBe(200);
+  });
+
+  it("the fallback answers an unknown route 404 and a wrong method 405 with Allow", async () => {
+    const unknown = await fetch(`${api.baseUrl}/v0/nope`, { headers });
+    const wrong = await fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "DELETE", headers });
+    expect([unknown.status, wrong.status, wrong.headers.get("allow")]).toEqual([404, 405, "POST"]);
+  });
+
+  it("another origin, or a path outside the base URL, is not intercepted", async () => {
+    const outside = createMswHandlers(api).every((handler) => !String(handler.info.path).startsWith("https://other.test"));
+    expect(outside).toBe(true);
+    await expect(fetch("https://other.test/v0/prospect_logs", { method: "POST", headers })).rejects.toThrow(TypeError);
+    await expect(fetch("https://msw.example.test/v0/prospect_logs", { method: "POST", headers })).rejects.toThrow(TypeError);
+    expect(api.requests.size).toBe(0);
+  });
+
+  it("a dropped connection is HttpResponse.error(): fetch rejects with a TypeError", async () => {
+    api.faults.networkError();
+    await expect(create()).rejects.toThrow(TypeError);
+  });
+});
