@@ -32,7 +32,7 @@ function describe(issue: Issue, missing: boolean): Pick<FieldError, "code" | "de
   if (missing) return { code: "required", detail: "is required" };
   switch (issue.code) {
     case "invalid_type":
-      return { code: "invalid_type", detail: `must be ${issue.expected === "array" ? "an array" : `a ${issue.expected}`}` };
+      return { code: "invalid_type", detail: `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}` };
     case "too_small":
       return { code: "too_short", detail: `must have at least ${unit(issue.origin, issue.minimum as number)}` };
     case "too_big":

@@ -183,7 +183,9 @@ export function errorRules(h: Harness): void {
     });
 
     it.each([["[]"], ["null"], ["1"], ['"crm"'], ["true"]])("the JSON value %s is not an object: 400 with the pointer \"\"", async (raw) => {
-      expectFieldErrors(await h.call("POST", LOG_PATH, { raw }), [["", "invalid_type"]]);
+      const answer = await h.call("POST", LOG_PATH, { raw });
+      expectFieldErrors(answer, [["", "invalid_type"]]);
+      expect(answer.body.errors[0].detail).toBe("the body must be an object");
       expectFieldErrors(await h.call("PATCH", SUB_PATH, { raw }), [["", "invalid_type"]]);
     });
   });
