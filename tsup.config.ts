@@ -4,8 +4,8 @@ export default defineConfig({
   entry: {
     index: "src/index.ts",
     "mock/index": "mock/index.ts",
-    // The MSW handlers: their own entry, so prospectkit/mock never loads the optional peer msw.
-    "mock/msw": "mock/msw.ts",
+    // The same mock without MSW, for fetch-only users and the standalone server.
+    "mock/core": "mock/core.ts",
     // The standalone server and its CLI: Node only, so `node:` built-ins stay imports.
     "mock/server/index": "mock/server/index.ts",
     "mock/server/cli": "mock/server/cli.ts",

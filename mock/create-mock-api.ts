@@ -151,11 +151,5 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       initialise();
     },
   };
-  // Not typed and not enumerable: only there to tell a JavaScript caller following an msw recipe where handlers are.
-  Object.defineProperty(api, "handlers", {
-    get() {
-      throw new TypeError('api.handlers needs msw: import { createMockApi } from "prospectkit/mock/msw" instead of "prospectkit/mock"');
-    },
-  });
   return api;
 }

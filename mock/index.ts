@@ -1,41 +1,70 @@
 /**
- * prospectkit/mock: the reference implementation of the API on in-memory state, as a standard
- * fetch function (`api.fetch`). It needs no msw; the MSW handlers live in `prospectkit/mock/msw`.
+ * prospectkit/mock: the reference implementation of the whole API on in-memory state, as MSW
+ * request handlers (`api.handlers`) and as a standard fetch function (`api.fetch`). The handlers
+ * are thin adapters over the same framework-free core (`api.handle`); they import only `http`,
+ * `HttpResponse` and types from msw, so they work with msw 2 and msw 3. msw is an optional peer
+ * dependency that this entry needs; `prospectkit/mock/core` is the same mock without it.
  * @module prospectkit/mock
  */
-export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
-export { type Clock } from "./clock.js";
-export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
-export { MockStateError } from "./errors.js";
-export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";
-export { MAX_BODY_BYTES } from "./http/body.js";
-export type { Outcome as MockOutcome } from "./http/pipeline.js";
-export { OPERATIONS, type OperationId } from "./http/router.js";
-export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_SEED, type MockApiOptions } from "./options.js";
-export type { Seed } from "./random.js";
-export type { LoggedRequest, RequestLog } from "./request-log.js";
-export { IDEMPOTENCY_WINDOW_MS } from "./state/idempotency.js";
-export type { MockState } from "./state/index.js";
-export type {
-  ApiKeyInput,
-  FormEventInput,
-  IdentifierInput,
-  PageGroupInput,
-  PageInput,
-  PageUpdateInput,
-  PageVersionInput,
-  ProcessInput,
-  ProspectInput,
-  SubscriptionInput,
-  TenantInput,
-  TenantOption,
-} from "./state/inputs.js";
-export { FORM_EVENT_KINDS } from "./state/inputs.js";
-export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
-export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
-export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/subscriptions-api.js";
-export type { ApiKeysApi, TenantsApi } from "./state/tenants.js";
-export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
-export { normaliseLinkedinUrl } from "./state/linkedin.js";
-export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
-export type * from "./state/records.js";
+import { type HttpHandler, HttpResponse, http } from "msw";
+import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from "./core.js";
+
+export * from "./core.js";
+
+/** A mock with MSW handlers. */
+export interface MswMockApi extends MockApi {
+  /**
+   * One handler per operation (override one with `server.use(...)`), then a fallback for every
+   * other request under `/v0` (404 unknown route, 405 wrong method with `Allow`, 401 first).
+   * Only requests to the mock's `baseUrl` are intercepted.
+   */
+  readonly handlers: HttpHandler[];
+}
+
+/**
+ * Builds MSW handlers answering from `api`. A dropped-connection fault becomes
+ * `HttpResponse.error()`, so the client's fetch rejects as on a real network error.
+ * @param api - a mock from `createMockApi`
+ * @returns the handlers, in matching order
+ * @example
+ * ```ts
+ * const server = setupServer(...createMswHandlers(api));
+ * ```
+ */
+export function createMswHandlers(api: MockApi): HttpHandler[] {
+  const resolver = async ({ request }: { request: Request }) => {
+    const outcome = await api.handle(request);
+    return outcome.kind === "network-error" ? HttpResponse.error() : outcome.response;
+  };
+  const v0 = `${api.baseUrl}/v0`;
+  return [
+    http.post(`${v0}/prospect_logs`, resolver),
+    http.get(`${v0}/page_groups/:pageGroupId/pages/:pageId`, resolver),
+    http.patch(`${v0}/webhook_subscriptions/:subscriptionId`, resolver),
+    http.all(v0, resolver),
+    http.all(`${v0}/*`, resolver),
+  ];
+}
+
+/**
+ * Creates a mock of the whole API with `api.handlers` for MSW (`setupServer` in Node,
+ * `setupWorker` in the browser), and `api.fetch`, `api.state`, `api.faults` and the rest of the
+ * core mock (see `prospectkit/mock/core` for the same mock without msw).
+ *
+ * @param options - tenants and API keys, seed, clock, base URL and fixtures
+ * @returns the mock, with `handlers`
+ * @throws {TypeError} for a malformed option
+ * @example
+ * ```ts
+ * import { setupServer } from "msw/node";
+ * import { createMockApi } from "prospectkit/mock";
+ *
+ * const api = createMockApi({ apiKeys: ["test_key"] });
+ * const server = setupServer(...api.handlers);
+ * server.listen({ onUnhandledFrame: "error" }); // msw 2: onUnhandledRequest
+ * ```
+ */
+export function createMockApi(options: MockApiOptions = {}): MswMockApi {
+  const api = createCoreMockApi(options);
+  return { ...api, handlers: createMswHandlers(api) };
+}

@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { type FieldError, ProspectLogCreate, toFieldErrors } from "../../src/schemas/index.js";
-import { MockStateError, type MockState } from "../index.js";
+import { MockStateError, type MockState } from "../core.js";
 import { ProspectInput } from "../state/inputs.js";
 import {
   ControlPageCreate,

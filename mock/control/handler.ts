@@ -8,7 +8,7 @@
  */
 import { ulid } from "ulid";
 import { type ErrorCode, toFieldErrors } from "../../src/schemas/index.js";
-import { MockStateError, type MockApi } from "../index.js";
+import { MockStateError, type MockApi } from "../core.js";
 import { API_KEY_HEADER } from "../http/auth.js";
 import { readJsonBody } from "../http/body.js";
 import { problem, type Reply, toResponse } from "../http/reply.js";

@@ -6,7 +6,7 @@
  */
 import type * as z from "zod/mini";
 import { type FieldError, Page } from "../../src/schemas/index.js";
-import type { LoggedRequest, MockApi } from "../index.js";
+import type { LoggedRequest, MockApi } from "../core.js";
 import {
   ControlFault,
   ControlPageCreate,

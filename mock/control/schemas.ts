@@ -15,7 +15,7 @@ import {
   ProspectLogId,
   WebhookEventKind,
 } from "../../src/schemas/index.js";
-import { OPERATIONS } from "../index.js";
+import { OPERATIONS } from "../core.js";
 import { PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
 
 const withoutTenant = { tenantId: true } as const;

@@ -5,7 +5,7 @@
  * @module
  */
 import { ulid } from "ulid";
-import type { MockApi, MockApiOptions, MockOutcome } from "../index.js";
+import type { MockApi, MockApiOptions, MockOutcome } from "../core.js";
 import { problem, toResponse } from "../http/reply.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { createKeyDirectory } from "../control/keys.js";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { IncomingMessage } from "node:http";
-import { MAX_BODY_BYTES } from "../index.js";
+import { MAX_BODY_BYTES } from "../core.js";
 
 /** What came of reading a request body. */
 export type BodyRead =

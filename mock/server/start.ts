@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ulid } from "ulid";
-import { createMockApi, type MockApi, type MockApiOptions } from "../index.js";
+import { createMockApi, type MockApi, type MockApiOptions } from "../core.js";
 import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";

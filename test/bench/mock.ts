@@ -8,7 +8,7 @@
 import { atLeast, atMost, type Benchmark, info, median } from "./report.ts";
 
 type Sdk = typeof import("../../src/index.ts");
-type Mock = typeof import("../../mock/msw.ts");
+type Mock = typeof import("../../mock/index.ts");
 
 const KEY = "pk_bench_mock";
 const BODY = { source: "crm", payload: { stage: "demo", score: 42 }, email: "bench@example.com" };
@@ -63,7 +63,7 @@ const benchmark: Benchmark = {
   name: "mock",
   async run() {
     const sdk = (await import(new URL("../../dist/index.js", import.meta.url).href)) as Sdk;
-    const mock = (await import(new URL("../../dist/mock/msw.js", import.meta.url).href)) as Mock;
+    const mock = (await import(new URL("../../dist/mock/index.js", import.meta.url).href)) as Mock;
     const { setupServer } = await import("msw/node");
     const rows = [];
 

@@ -1,6 +1,6 @@
 /** The conformance suite through MSW `setupServer` (msw 3, the repository's): a real `fetch` intercepted. */
 import { setupServer } from "msw/node";
-import { createMockApi } from "../../mock/msw.js";
+import { createMockApi } from "../../mock/index.js";
 import { defineConformanceSuite } from "./suite.js";
 
 defineConformanceSuite("MSW setupServer (msw 3)", (options) => {

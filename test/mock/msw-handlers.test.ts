@@ -1,12 +1,12 @@
 /**
- * The MSW handlers of `prospectkit/mock/msw`: one per operation (so `server.use` overrides one),
+ * The MSW handlers of `prospectkit/mock`: one per operation (so `server.use` overrides one),
  * a fallback under `/v0`, only the mock's base URL intercepted, the same core and state as
  * `api.fetch`.
  */
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMockApi, createMswHandlers } from "../../mock/msw.js";
+import { createMockApi, createMswHandlers } from "../../mock/index.js";
 
 const api = createMockApi({ apiKeys: ["pk_msw"], baseUrl: "https://msw.example.test/api/", now: () => Date.parse("2024-02-29T12:00:00.000Z") });
 const server = setupServer(...api.handlers);

@@ -1,8 +1,9 @@
 /**
  * The mock core is framework-free: web standards only (no `node:` import under mock/, except the
  * Node HTTP server's own folder mock/server/, which the core never imports),
- * and only mock/msw.ts imports msw, taking nothing but `http`, `HttpResponse` and types, so
- * `prospectkit/mock` and `api.fetch` never load msw, and the handlers work with msw 2 and 3.
+ * and only mock/index.ts (the `prospectkit/mock` entry with the MSW handlers) imports msw, taking
+ * nothing but `http`, `HttpResponse` and types, so `prospectkit/mock/core` and the standalone server
+ * never load msw, and the handlers work with msw 2 and 3.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -59,22 +60,23 @@ describe("portability of prospectkit/mock", () => {
     expect(specifiers(file).filter((spec) => spec.startsWith("node:") || ["fs", "path", "crypto", "http", "buffer"].includes(spec))).toEqual([]);
   });
 
-  it("nothing reachable from mock/index.ts imports msw", () => {
-    const reachable = [...importGraph(join(mockDir, "index.ts"))];
+  it.each([["mock/core.ts"], ["mock/server/index.ts"], ["mock/server/cli.ts"]])("nothing reachable from %s imports msw", (entry) => {
+    const reachable = [...importGraph(join(root, entry))];
     expect(reachable.length).toBeGreaterThan(20);
     expect(reachable.filter((file) => specifiers(file).some((spec) => spec === "msw" || spec.startsWith("msw/"))).map((f) => relative(root, f))).toEqual([]);
   });
 
-  it("only mock/msw.ts imports msw, and only http, HttpResponse and types", () => {
+  it("only mock/index.ts imports msw, and only http, HttpResponse and types", () => {
     const importers = files.filter((file) => specifiers(file).some((spec) => spec === "msw" || spec.startsWith("msw/")));
-    expect(importers.map((file) => relative(root, file))).toEqual(["mock/msw.ts"]);
-    const text = readFileSync(join(mockDir, "msw.ts"), "utf8");
+    expect(importers.map((file) => relative(root, file))).toEqual(["mock/index.ts"]);
+    const text = readFileSync(join(mockDir, "index.ts"), "utf8");
     const imported = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*"msw"/g)].flatMap((m) => m[1]!.split(",").map((s) => s.trim()).filter(Boolean));
     expect(imported.sort()).toEqual(["HttpResponse", "http", "type HttpHandler"].sort());
   });
 
   it("the core reaches web-standard globals only: no process, Buffer, require or __dirname", () => {
     const reachable = [...importGraph(join(mockDir, "index.ts"))];
+    expect(reachable).toContain(join(mockDir, "core.ts"));
     expect(reachable.some((file) => file.startsWith(serverDir))).toBe(false);
     const offenders = reachable.filter((file) => /\b(process\.|Buffer\.|require\(|__dirname|__filename)/.test(code(file)));
     expect(offenders.map((f) => relative(root, f))).toEqual([]);

@@ -8,7 +8,7 @@ const root = join(import.meta.dirname, "../..");
 const SOURCES: Record<string, string> = {
   prospectkit: "src/index.ts",
   "prospectkit/mock": "mock/index.ts",
-  "prospectkit/mock/msw": "mock/msw.ts",
+  "prospectkit/mock/core": "mock/core.ts",
 };
 
 /** The `index`-th ```ts block under `heading` in README.md, importing the sources instead of the package. */

@@ -1,10 +1,10 @@
 /**
- * The mock matrix's scenario: the mock's MSW handlers (`prospectkit/mock/msw`) served through
+ * The mock matrix's scenario: the mock's MSW handlers (`prospectkit/mock`) served through
  * `setupServer` on one Node version with one msw major, answering one real `fetch`. The entry
- * passes in the packed `prospectkit`, `prospectkit/mock/msw` and the project's own `msw/node`, so
+ * passes in the packed `prospectkit`, `prospectkit/mock` and the project's own `msw/node`, so
  * the handlers run against the msw the consumer installed, never the repository's.
  */
-import type * as MockMsw from "../../mock/msw.ts";
+import type * as MockMsw from "../../mock/index.ts";
 import type * as Prospectkit from "../../src/index.ts";
 import { host } from "./host.ts";
 
@@ -43,7 +43,7 @@ export interface MswResult {
  * Runs the scenario: one create request through `setupServer(...api.handlers)`.
  *
  * @param sdk - the packed `prospectkit`
- * @param mock - the packed `prospectkit/mock/msw`
+ * @param mock - the packed `prospectkit/mock`
  * @param mswNode - the consumer's `msw/node`
  * @param context - the runtime's name, the base URL and the API key
  * @returns the observations, as plain JSON

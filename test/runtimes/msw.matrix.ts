@@ -1,5 +1,5 @@
 /**
- * The mock matrix: `prospectkit/mock/msw` through MSW's `setupServer` with msw 2 on Node 20 and 22
+ * The mock matrix: `prospectkit/mock` through MSW's `setupServer` with msw 2 on Node 20 and 22
  * and msw 3 on Node 22 and 24, each from the packed tarball plus that msw in a throw-away
  * project (the handlers import `msw` by name, so only a real install proves a major works).
  */
@@ -24,7 +24,7 @@ const MSW_ENTRY: EntrySpec = {
   scenario: "msw-scenario",
   modules: [
     ["prospectkit", "prospectkit"],
-    ["mock", "prospectkit/mock/msw"],
+    ["mock", "prospectkit/mock"],
     ["mswNode", "msw/node"],
   ],
 };
@@ -35,7 +35,7 @@ const combinations = COMBINATIONS.filter(({ runtime }) => !skipped.includes(runt
   name: `msw ${combination.msw} on ${combination.runtime}`,
 }));
 
-describe("prospectkit/mock/msw through MSW setupServer, per msw major and Node version", () => {
+describe("prospectkit/mock through MSW setupServer, per msw major and Node version", () => {
   const projects = new Map<2 | 3, string>();
   beforeAll(() => {
     for (const major of new Set(combinations.map(({ msw }) => msw))) {

@@ -26,7 +26,7 @@ export interface RunningServer {
  */
 export async function startServer(node: string, dir: string): Promise<RunningServer> {
   compileIntoProject(dir, "mock-server");
-  writeFileSync(join(dir, "mock-server.entry.mjs"), `import * as mock from "prospectkit/mock";\nimport { serve } from "./mock-server.mjs";\nawait serve(mock);\n`);
+  writeFileSync(join(dir, "mock-server.entry.mjs"), `import * as mock from "prospectkit/mock/core";\nimport { serve } from "./mock-server.mjs";\nawait serve(mock);\n`);
   const child = spawn(node, ["mock-server.entry.mjs"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

@@ -4,7 +4,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { DEFAULT_API_KEY } from "../../index.js";
+import { DEFAULT_API_KEY } from "../../core.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
 
 /** A mistake on the command line or in its inputs: printed as one line, exit code 2. */

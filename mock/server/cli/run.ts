@@ -7,7 +7,7 @@
  */
 import { VERSION } from "../../../src/version.js";
 import { loadFixtures } from "../../control/fixtures.js";
-import { MockStateError, type MockState } from "../../index.js";
+import { MockStateError, type MockState } from "../../core.js";
 import { DEMO_FIXTURES } from "../demo.js";
 import { startMockServer, type MockServer } from "../start.js";
 import { type CliOptions, HELP, parseCli, UsageError } from "./args.js";

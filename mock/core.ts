@@ -1,0 +1,43 @@
+/**
+ * prospectkit/mock/core: the reference implementation of the API on in-memory state, as a standard
+ * fetch function (`api.fetch`), without MSW. For runtimes or suites that do not install msw
+ * (workers, Deno, a plain `api.fetch` test suite) and for the standalone server. Everything here is
+ * also exported by `prospectkit/mock`, whose `createMockApi` adds `api.handlers` for MSW.
+ * @module prospectkit/mock/core
+ */
+export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
+export { type Clock } from "./clock.js";
+export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
+export { MockStateError } from "./errors.js";
+export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";
+export { MAX_BODY_BYTES } from "./http/body.js";
+export type { Outcome as MockOutcome } from "./http/pipeline.js";
+export { OPERATIONS, type OperationId } from "./http/router.js";
+export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_SEED, type MockApiOptions } from "./options.js";
+export type { Seed } from "./random.js";
+export type { LoggedRequest, RequestLog } from "./request-log.js";
+export { IDEMPOTENCY_WINDOW_MS } from "./state/idempotency.js";
+export type { MockState } from "./state/index.js";
+export type {
+  ApiKeyInput,
+  FormEventInput,
+  IdentifierInput,
+  PageGroupInput,
+  PageInput,
+  PageUpdateInput,
+  PageVersionInput,
+  ProcessInput,
+  ProspectInput,
+  SubscriptionInput,
+  TenantInput,
+  TenantOption,
+} from "./state/inputs.js";
+export { FORM_EVENT_KINDS } from "./state/inputs.js";
+export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
+export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
+export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/subscriptions-api.js";
+export type { ApiKeysApi, TenantsApi } from "./state/tenants.js";
+export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
+export { normaliseLinkedinUrl } from "./state/linkedin.js";
+export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
+export type * from "./state/records.js";
