@@ -4,11 +4,14 @@
  * list belongs to the mock's default tenant, a map names each key's tenant.
  * @module
  */
-import type { MockApi, MockApiOptions } from "../index.js";
-import { DEFAULT_API_KEY } from "../index.js";
+import type { MockApi, MockApiOptions } from "../core.js";
+import { DEFAULT_API_KEY } from "../core.js";
 
 /** Finds the tenant of an API key; null for a missing or unknown key. */
-export type TenantOfKey = (key: string | null) => string | null;
+export type TenantOfKey = ((key: string | null) => string | null) & {
+  /** Whether the keys belong to more than one tenant. */
+  readonly multiTenant: boolean;
+};
 
 /**
  * Builds the key directory of a mock.
@@ -19,8 +22,10 @@ export type TenantOfKey = (key: string | null) => string | null;
 export function createKeyDirectory(api: Pick<MockApi, "state">, apiKeys: MockApiOptions["apiKeys"] = [DEFAULT_API_KEY]): TenantOfKey {
   if (Array.isArray(apiKeys)) {
     const keys = new Set<string>(apiKeys);
-    return (key) => (key !== null && keys.has(key) ? api.state.defaultTenantId : null);
+    const lookup = (key: string | null) => (key !== null && keys.has(key) ? api.state.defaultTenantId : null);
+    return Object.assign(lookup, { multiTenant: false });
   }
   const tenants = new Map(Object.entries(apiKeys as Readonly<Record<string, string>>));
-  return (key) => (key === null ? null : (tenants.get(key) ?? null));
+  const lookup = (key: string | null) => (key === null ? null : (tenants.get(key) ?? null));
+  return Object.assign(lookup, { multiTenant: new Set(tenants.values()).size > 1 });
 }

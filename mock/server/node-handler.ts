@@ -5,7 +5,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { MockOutcome } from "../index.js";
+import type { MockOutcome } from "../core.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
 import { type BodyRead, readBody } from "./read-body.js";
 
@@ -37,6 +37,8 @@ export interface NodeHandlerOptions {
 
 const ignore = () => undefined;
 
+const CORS_HEADER_LIST: readonly string[] = Object.entries(CORS_RESPONSE_HEADERS).flat();
+
 /** The path of a request target without the query string (absolute-form targets included). */
 function pathOf(target: string): string {
   const query = target.indexOf("?");
@@ -60,9 +62,13 @@ function urlOf(origin: string, target: string): string {
   }
 }
 
+/** Hop-by-hop headers (RFC 9110, 7.6.1): about this connection only, so not passed on. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
+
 function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) {
+    if (HOP_BY_HOP.has(raw[i]!.toLowerCase())) continue;
     try {
       headers.append(raw[i]!, raw[i + 1]!);
     } catch {
@@ -84,14 +90,13 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
     return 0;
   }
   const answer = outcome.response;
-  const headers: Record<string, string> = { ...CORS_RESPONSE_HEADERS };
-  answer.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  // A flat [name, value, ...] list: node:http writes it as is, without building an object.
+  const headers = [...CORS_HEADER_LIST];
+  answer.headers.forEach((value, name) => headers.push(name, value));
   // A string body lets node:http send the head and the body in one write.
   const body = await answer.text();
-  headers["content-length"] = String(Buffer.byteLength(body));
-  if (closeAfter) headers["connection"] = "close";
+  headers.push("content-length", String(Buffer.byteLength(body)));
+  if (closeAfter) headers.push("connection", "close");
   response.writeHead(answer.status, headers);
   response.end(body);
   return answer.status;
