@@ -9,9 +9,7 @@ import { RUNTIME_CASES } from "./cases.ts";
 import { type EntrySpec, compileIntoProject } from "./entries.ts";
 import { binaryOf } from "./install.ts";
 import type { MswContext, MswResult } from "./msw-scenario.ts";
-
-/** The msw of each major the matrix proves, pinned (newest of each major when written). */
-const MSW = { 2: "msw@2.15.0", 3: "msw@3.0.5" } as const;
+import { MSW_PINS } from "./runtimes.ts";
 
 const COMBINATIONS = [
   { msw: 2, runtime: "node20" },
@@ -39,7 +37,7 @@ describe("prospectkit/mock through MSW setupServer, per msw major and Node versi
   const projects = new Map<2 | 3, string>();
   beforeAll(() => {
     for (const major of new Set(combinations.map(({ msw }) => msw))) {
-      const project = installIntoEmptyProject(inject("tarball"), [MSW[major]]);
+      const project = installIntoEmptyProject(inject("tarball"), [MSW_PINS[major]]);
       compileIntoProject(project, MSW_ENTRY.scenario);
       projects.set(major, project);
     }

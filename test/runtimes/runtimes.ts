@@ -51,3 +51,9 @@ export type RuntimeId = keyof typeof RUNTIMES;
 
 /** The ids of every runtime, in the order the matrix runs them. */
 export const RUNTIME_IDS = Object.keys(RUNTIMES) as RuntimeId[];
+
+/**
+ * The msw of each major the packed mock is proved with (the newest of each major when written):
+ * the runtime matrix's msw cases and the conformance suite's msw 2 run install these.
+ */
+export const MSW_PINS = { 2: "msw@2.15.0", 3: "msw@3.0.5" } as const;
