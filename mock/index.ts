@@ -21,9 +21,17 @@ export interface MswMockApi extends MockApi {
   readonly handlers: HttpHandler[];
 }
 
+/** `text` as a regular expression that matches exactly it. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /**
  * Builds MSW handlers answering from `api`. A dropped-connection fault becomes
- * `HttpResponse.error()`, so the client's fetch rejects as on a real network error.
+ * `HttpResponse.error()`, so the client's fetch rejects as on a real network error. Routes with
+ * IDs are regular expressions without groups, not `:param` paths: msw 2 decodes every path
+ * parameter with `decodeURIComponent` while matching and answers 500 when an ID holds a
+ * malformed escape (`%E0%A4%A`); the core answers those 404 itself.
  * @param api - a mock from `createMockApi`
  * @returns the handlers, in matching order
  * @example
@@ -37,12 +45,13 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
     return outcome.kind === "network-error" ? HttpResponse.error() : outcome.response;
   };
   const v0 = `${api.baseUrl}/v0`;
+  const under = (path: string) => new RegExp(`^${literal(v0)}${path}$`);
   return [
     http.post(`${v0}/prospect_logs`, resolver),
-    http.get(`${v0}/page_groups/:pageGroupId/pages/:pageId`, resolver),
-    http.patch(`${v0}/webhook_subscriptions/:subscriptionId`, resolver),
+    http.get(under("/page_groups/[^/]+/pages/[^/]+"), resolver),
+    http.patch(under("/webhook_subscriptions/[^/]+"), resolver),
     http.all(v0, resolver),
-    http.all(`${v0}/*`, resolver),
+    http.all(under("/.*"), resolver),
   ];
 }
 

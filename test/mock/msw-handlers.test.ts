@@ -21,13 +21,14 @@ afterEach(() => {
 afterAll(() => server.close());
 
 describe("MSW handlers", () => {
+  // Routes with IDs are expressions without groups: msw 2 would decode `:params` and fail on a malformed escape.
   it("are one per operation plus the /v0 fallbacks for any method, in matching order", () => {
     expect(api.handlers.map((handler) => `${handler.info.method} ${String(handler.info.path)}`)).toEqual([
       "POST https://msw.example.test/api/v0/prospect_logs",
-      "GET https://msw.example.test/api/v0/page_groups/:pageGroupId/pages/:pageId",
-      "PATCH https://msw.example.test/api/v0/webhook_subscriptions/:subscriptionId",
+      String.raw`GET /^https:\/\/msw\.example\.test\/api\/v0\/page_groups\/[^/]+\/pages\/[^/]+$/`,
+      String.raw`PATCH /^https:\/\/msw\.example\.test\/api\/v0\/webhook_subscriptions\/[^/]+$/`,
       "/.+/ https://msw.example.test/api/v0",
-      "/.+/ https://msw.example.test/api/v0/*",
+      String.raw`/.+/ /^https:\/\/msw\.example\.test\/api\/v0\/.*$/`,
     ]);
   });
 
