@@ -1,0 +1,74 @@
+/**
+ * docs/server.md runs as written: its curl and Python examples against the built CLI (only the
+ * port differs), its fixture file loads with --data, and its Node example runs.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type CliProcess, ROOT, startCli } from "./support.js";
+
+const run = promisify(execFile);
+const guide = readFileSync(join(ROOT, "docs/server.md"), "utf8");
+const DOCUMENTED_URL = "http://127.0.0.1:4010";
+
+/** Every fenced block of `language`, in order. */
+const blocks = (language: string) => [...guide.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+
+/** The JSON values curl printed one after another (curl adds no newline). */
+const values = (stdout: string): unknown[] => stdout.trim().replaceAll("}{", "}\n{").split("\n").map((line) => JSON.parse(line));
+
+const running: CliProcess[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(running.splice(0).map((cli) => cli.stop()));
+});
+
+async function server(args: string[] = []): Promise<CliProcess> {
+  const cli = await startCli(["--port", "0", "--quiet", ...args]);
+  running.push(cli);
+  return cli;
+}
+
+describe("docs/server.md runs as written", () => {
+  it("the curl examples: calling the API, then publishing a new version through the control API", async () => {
+    const scripts = blocks("sh").filter((script) => script.includes("curl"));
+    expect(scripts).toHaveLength(2);
+    const cli = await server();
+    const api = await run("sh", ["-c", scripts[0]!.replaceAll(DOCUMENTED_URL, cli.url)]);
+    expect(values(api.stdout)).toEqual([
+      expect.objectContaining({ createdProspect: true }),
+      expect.objectContaining({ pageId: "page_demo" }),
+      expect.objectContaining({ events: ["form.submitted"] }),
+    ]);
+    const control = await run("sh", ["-c", scripts[1]!.replaceAll(DOCUMENTED_URL, cli.url)]);
+    const page = values(control.stdout).at(-1);
+    expect(page).toMatchObject({ computedName: "Plans and prices", publishedVersion: { versionId: "pageversion_demo_2", versionNumber: 2 } });
+  });
+
+  it("the Python example: its own assertions hold", async () => {
+    const [script] = blocks("python");
+    const cli = await server();
+    await expect(run("python3", ["-c", script!.replaceAll(DOCUMENTED_URL, cli.url)])).resolves.toMatchObject({ stderr: "" });
+  });
+
+  it("the fixture file loads with --data", async () => {
+    const fixtures = blocks("json").find((block) => block.includes('"pageGroups"'))!;
+    const file = join(mkdtempSync(join(tmpdir(), "pk-docs-")), "fixtures.json");
+    writeFileSync(file, fixtures);
+    const cli = await server(["--data", file]);
+    const page = await (await fetch(`${cli.url}/v0/page_groups/pagegroup_site/pages/page_home`, { headers: { "x-api-key": "mock_api_key" } })).json();
+    expect(page).toMatchObject({ effectiveName: "Home page", publishedVersion: { versionId: "pageversion_home_1" } });
+  });
+
+  it("the Node example", async () => {
+    const [code] = blocks("ts");
+    const file = join(mkdtempSync(join(tmpdir(), "pk-docs-")), "node-example.ts");
+    writeFileSync(file, code!.replace('"prospectkit/mock/server"', JSON.stringify(join(ROOT, "mock/server/index.ts"))));
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    await import(file);
+    expect(log.mock.calls).toEqual([[expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)]]);
+  });
+});
