@@ -1,0 +1,70 @@
+/** The command line, read in-process: every flag, its default, and every usage error. */
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { DEFAULT_API_KEY } from "../../mock/core.js";
+import { type CliOptions, parseCli, UsageError } from "../../mock/server/cli/args.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "../../mock/server/index.js";
+
+describe("parseCli", () => {
+  it("defaults: port 4010, loopback, the development key, the demo data, every request printed", () => {
+    expect(parseCli([])).toEqual({
+      port: DEFAULT_PORT,
+      host: DEFAULT_HOST,
+      apiKeys: [DEFAULT_API_KEY],
+      developmentKey: true,
+      seed: undefined,
+      dataFile: undefined,
+      demo: true,
+      latencyMs: 0,
+      quiet: false,
+      help: false,
+      version: false,
+    });
+    expect([DEFAULT_PORT, DEFAULT_HOST]).toEqual([4010, "127.0.0.1"]);
+  });
+
+  it.each([
+    [["--port", "0"], { port: 0 }],
+    [["-p", "65535"], { port: 65535 }],
+    [["--port=8080"], { port: 8080 }],
+    [["--host", "0.0.0.0"], { host: "0.0.0.0" }],
+    [["--api-key", "a", "--api-key", "b"], { apiKeys: ["a", "b"], developmentKey: false }],
+    [["--seed", "42"], { seed: 42 }],
+    [["--seed=-7"], { seed: -7 }],
+    [["--seed", "my-seed"], { seed: "my-seed" }],
+    [["--data", "fixtures.json"], { dataFile: "fixtures.json" }],
+    [["--no-demo"], { demo: false }],
+    [["--latency", "250"], { latencyMs: 250 }],
+    [["--latency", "0.5"], { latencyMs: 0.5 }],
+    [["-q"], { quiet: true }],
+    [["-h"], { help: true }],
+    [["-v"], { version: true }],
+  ])("%j", (argv, expected) => {
+    expect(parseCli(argv)).toMatchObject(expected);
+  });
+
+  it.each([
+    [["--bogus"], "Unknown option '--bogus' (see --help)"],
+    [["--port"], "Option '-p, --port <value>' argument missing (see --help)"],
+    [["--port", "-1"], "Option '--port' argument is ambiguous (see --help)"],
+    [["--port", "1.5"], '--port must be a whole number from 0 to 65535, not "1.5"'],
+    [["--port", "99999"], '--port must be a whole number from 0 to 65535, not "99999"'],
+    [["--latency", "soon"], '--latency must be milliseconds from 0 to 600000, not "soon"'],
+    [["--latency", "600001"], '--latency must be milliseconds from 0 to 600000, not "600001"'],
+    [["--seed="], "--seed must not be empty"],
+    [["--host="], "--host must not be empty"],
+    [["--data="], "--data must name a file"],
+    [["start"], "Unexpected argument 'start' (see --help)"],
+  ])("%j is a usage error: %s", (argv, message) => {
+    expect(() => parseCli(argv)).toThrow(new UsageError(message));
+  });
+
+  it("never repeats a key in an error", () => {
+    expect(() => parseCli(["--apikey=sk_secret_value"])).toThrow(/^Unknown option '--apikey'/);
+    expect(() => parseCli(["--apikey=sk_secret_value"])).not.toThrow(/sk_secret_value/);
+  });
+
+  it("types", () => {
+    expectTypeOf(parseCli).returns.toEqualTypeOf<CliOptions>();
+    expectTypeOf<CliOptions["seed"]>().toEqualTypeOf<number | string | undefined>();
+  });
+});

@@ -1,0 +1,56 @@
+/** What the CLI prints: shell quoting of the banner's curls, the request line, field errors in one line. */
+import { describe, expect, it } from "vitest";
+import { describeFieldErrors } from "../../mock/server/cli/data-file.js";
+import { banner, requestLine, shellQuote } from "../../mock/server/cli/output.js";
+
+describe("shellQuote", () => {
+  it.each([
+    ["http://127.0.0.1:4010/v0/prospect_logs", "http://127.0.0.1:4010/v0/prospect_logs"],
+    ["x-api-key: k", "'x-api-key: k'"],
+    ['{"a":1}', `'{"a":1}'`],
+    ["it's", `'it'\\''s'`],
+    ["$HOME", "'$HOME'"],
+    ["", "''"],
+  ])("%s → %s", (word, quoted) => {
+    expect(shellQuote(word)).toBe(quoted);
+  });
+});
+
+describe("requestLine", () => {
+  const at = new Date(2024, 1, 29, 9, 5, 7, 42);
+  it.each([
+    [{ method: "GET", path: "/v0/x", status: 200, durationMs: 1.26 }, "09:05:07.042 GET /v0/x 200 1.3 ms\n"],
+    [{ method: "POST", path: "/v0/prospect_logs", status: 0, durationMs: 0 }, "09:05:07.042 POST /v0/prospect_logs dropped 0.0 ms\n"],
+  ])("%j", (request, line) => {
+    expect(requestLine(request, at)).toBe(line);
+  });
+});
+
+describe("describeFieldErrors", () => {
+  it.each([
+    [[{ pointer: "/pages/0/customName", code: "invalid_type", detail: "pages/0/customName must be a string" }], "/pages/0/customName: must be a string"],
+    [[{ pointer: "/a", code: "x", detail: "a is bad" }, { pointer: "/b", code: "x", detail: "b is bad" }], "/a: is bad (and 1 more problem)"],
+    [[{ pointer: "/a", code: "x", detail: "a is bad" }, { pointer: "/b", code: "x", detail: "" }, { pointer: "/c", code: "x", detail: "" }], "/a: is bad (and 2 more problems)"],
+    [[{ pointer: "", code: "invalid_type", detail: "the body must be an object" }], "the document: the body must be an object"],
+  ])("%j → %s", (errors, line) => {
+    expect(describeFieldErrors(errors)).toBe(line);
+  });
+});
+
+describe("banner", () => {
+  it("URL-encodes IDs in paths and quotes them for the shell", () => {
+    const text = banner({
+      version: "1.0.0",
+      url: "http://127.0.0.1:1",
+      apiKey: "k'ey",
+      otherKeys: 0,
+      developmentKey: false,
+      page: { pageGroupId: "group ü", pageId: "page/1" },
+      subscriptionId: "sub 1",
+      quiet: true,
+    });
+    expect(text).toContain("curl -sS http://127.0.0.1:1/v0/page_groups/group%20%C3%BC/pages/page%2F1 -H 'x-api-key: k'\\''ey'");
+    expect(text).toContain("-X PATCH http://127.0.0.1:1/v0/webhook_subscriptions/sub%201");
+    expect(text).toContain("Quiet: requests are not printed.");
+  });
+});
