@@ -5,7 +5,13 @@
  * @module
  */
 import * as z from "zod/mini";
-import { HttpUrl, JsonObjectSchema, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
+import {
+  HttpUrl,
+  JsonObjectSchema,
+  WEBHOOK_EVENT_KINDS,
+  WebhookEventKindInResponse,
+  WebhookSubscriptionUpdate,
+} from "../../src/schemas/index.js";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -17,6 +23,8 @@ export type JsonSchema = Record<string, unknown>;
 const WRITTEN_OUT = new Map<unknown, JsonSchema>([
   // z.url({ protocol }) checks the scheme after parsing: only http and https.
   [HttpUrl, { pattern: "^[Hh][Tt][Tt][Pp][Ss]?:" }],
+  // A response's event kind is any string at run time (forward compatibility); list the known ones.
+  [WebhookEventKindInResponse, { examples: [...WEBHOOK_EVENT_KINDS], description: "A webhook event kind; kinds added later are passed through." }],
   // The events_empty refinement.
   [WebhookSubscriptionUpdate.shape.events.def.innerType, { minItems: 1 }],
 ]);

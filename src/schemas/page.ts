@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { OpaqueId } from "./primitives.js";
+import { Integer, OpaqueId } from "./primitives.js";
 import type { KnownFields } from "./types.js";
 
 /**
@@ -8,7 +8,7 @@ import type { KnownFields } from "./types.js";
  */
 export const PublishedVersion = z.looseObject({
   versionId: z.optional(z.nullable(z.string())),
-  versionNumber: z.optional(z.nullable(z.int())),
+  versionNumber: z.optional(z.nullable(Integer)),
   publishedAt: z.optional(z.nullable(z.string())),
 });
 

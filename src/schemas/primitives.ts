@@ -46,6 +46,12 @@ export const MAX_URL_LENGTH = 2048;
  */
 export const HttpUrl = /* @__PURE__ */ z.url({ protocol: /^https?$/ }).check(z.maxLength(MAX_URL_LENGTH));
 
+/**
+ * A whole number (spec 2.3 `versionNumber`, "integer-like"). A refinement on `number()` rather
+ * than `int()`: the same rule at a fraction of the bundle size, since the SDK ships refinements anyway.
+ */
+export const Integer = z.number().check(z.refine(Number.isInteger, { error: "must be a whole number" }));
+
 /** A JSON object: a plain object, never an array or `null`. */
 export type JsonObject = { [key: string]: unknown };
 

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { Integer } from "./primitives.js";
 
 /**
  * Machine-readable error codes of the API (`code` of a problem body). The spec leaves errors
@@ -41,7 +42,7 @@ export type FieldError = { pointer: string; detail: string; code: string };
 export const ProblemDetails = z.looseObject({
   type: z.string(),
   title: z.string(),
-  status: z.int(),
+  status: Integer,
   detail: z.string(),
   code: z.string(),
   requestId: z.string(),

@@ -19,7 +19,7 @@ describe("WebhookEvent: the envelope { id, type, createdAt, data } of every deli
   it.each([
     ["a missing id", { id: undefined }, "/id", "required"],
     ["an empty id", { id: "" }, "/id", "too_short"],
-    ["a non-string type", { type: 7 }, "/type", "invalid"],
+    ["a non-string type", { type: 7 }, "/type", "invalid_type"],
     ["a createdAt without Z", { createdAt: "2024-02-29T12:00:00" }, "/createdAt", "invalid_format"],
     ["a calendar-invalid createdAt", { createdAt: "2023-02-29T12:00:00Z" }, "/createdAt", "invalid_format"],
     ["data that is an array", { data: [] }, "/data", "invalid"],
