@@ -1,0 +1,41 @@
+/**
+ * Types: the control API's response schemas describe exactly the records the state API returns
+ * (so the OpenAPI document generated from them cannot drift), and the server's public API.
+ */
+import type * as z from "zod/mini";
+import { describe, expectTypeOf, it } from "vitest";
+import type { LoggedRequest, MockApi, MockApiOptions, PageGroupRecord, PageVersionRecord, ProspectLogRecord, ProspectRecord, WebhookSubscriptionRecord } from "../../mock/core.js";
+import type {
+  LoggedRequestSchema,
+  PageGroupRecordSchema,
+  PageVersionRecordSchema,
+  ProspectLogRecordSchema,
+  ProspectRecordSchema,
+  SubscriptionRecordSchema,
+} from "../../mock/control/schemas.js";
+import { type AnsweredRequest, type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+describe("control response schemas match the state API's records", () => {
+  it("field for field, both ways", () => {
+    expectTypeOf<z.output<typeof PageGroupRecordSchema>>().toEqualTypeOf<Mutable<PageGroupRecord>>();
+    expectTypeOf<z.output<typeof PageVersionRecordSchema>>().toEqualTypeOf<Mutable<PageVersionRecord>>();
+    expectTypeOf<z.output<typeof ProspectRecordSchema>>().toEqualTypeOf<Mutable<ProspectRecord>>();
+    expectTypeOf<z.output<typeof ProspectLogRecordSchema>>().toEqualTypeOf<Mutable<ProspectLogRecord>>();
+    expectTypeOf<z.output<typeof SubscriptionRecordSchema>>().toEqualTypeOf<Mutable<WebhookSubscriptionRecord>>();
+    expectTypeOf<Required<z.output<typeof LoggedRequestSchema>>>().toEqualTypeOf<Required<Mutable<LoggedRequest>>>();
+  });
+});
+
+describe("the server's public API", () => {
+  it("startMockServer takes the mock's options but baseUrl, and gives url, port, api and close", () => {
+    expectTypeOf(startMockServer).parameter(0).toEqualTypeOf<MockServerOptions | undefined>();
+    expectTypeOf<MockServerOptions>().toHaveProperty("fixtures").toEqualTypeOf<MockApiOptions["fixtures"]>();
+    expectTypeOf<"baseUrl" extends keyof MockServerOptions ? true : false>().toEqualTypeOf<false>();
+    expectTypeOf(startMockServer).returns.resolves.toEqualTypeOf<MockServer>();
+    expectTypeOf<MockServer["api"]>().toEqualTypeOf<MockApi>();
+    expectTypeOf<MockServer["close"]>().returns.toEqualTypeOf<Promise<void>>();
+    expectTypeOf<AnsweredRequest>().toEqualTypeOf<{ readonly method: string; readonly path: string; readonly status: number; readonly durationMs: number }>();
+  });
+});
