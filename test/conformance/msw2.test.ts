@@ -22,10 +22,17 @@ describe("the conformance suite through msw 2's setupServer, in a throw-away ins
   let project: string;
   let msw2: VitestReport;
   let msw3: VitestReport;
+  const seconds: Record<string, string> = {};
+  const timed = async <T>(name: string, step: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const result = await step();
+    seconds[name] = ((performance.now() - started) / 1000).toFixed(1);
+    return result;
+  };
   beforeAll(async () => {
-    project = await createMsw2Project();
-    msw2 = await runVitest(project, [SUITE_BUNDLE]);
-    msw3 = await runVitest(REPOSITORY_ROOT, ["test/conformance/msw.test.ts"]);
+    project = await timed("install", createMsw2Project);
+    msw2 = await timed("msw 2 run", () => runVitest(project, [SUITE_BUNDLE]));
+    msw3 = await timed("msw 3 run", () => runVitest(REPOSITORY_ROOT, ["test/conformance/msw.test.ts"]));
   }, 300_000);
   afterAll(() => {
     if (project !== undefined) rmSync(project, { recursive: true, force: true });
@@ -57,6 +64,7 @@ describe("the conformance suite through msw 2's setupServer, in a throw-away ins
     expect(under3.length).toBeGreaterThan(0);
     expect(under2.length).toBe(under3.length);
     expect(under2.map((test) => test.name).sort()).toEqual(under3.map((test) => test.name).sort());
-    console.info(`conformance cases: ${under2.length} under ${MSW_PINS[2]}, ${under3.length} under msw 3 in-tree`);
+    const steps = Object.entries(seconds).map(([name, time]) => `${name} ${time} s`);
+    console.info(`conformance cases: ${under2.length} under ${MSW_PINS[2]}, ${under3.length} under msw 3 in-tree (${steps.join(", ")})`);
   });
 });
