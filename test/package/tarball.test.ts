@@ -16,19 +16,21 @@ describe("the packed tarball in an empty project", () => {
     return execFileSync(process.execPath, [file], { cwd: dir, encoding: "utf8" }).trim();
   };
 
-  it("can be imported as ESM, with prospectkit/mock resolving", () => {
+  // msw is an optional peer that only prospectkit/mock needs: this project has none, so these load
+  // prospectkit/mock/core; prospectkit/mock is loaded with msw installed by test/conformance/msw2.test.ts.
+  it("can be imported as ESM, with prospectkit/mock/core resolving without msw", () => {
     const out = run(
       "esm.mjs",
-      `import * as sdk from "prospectkit"; import * as mock from "prospectkit/mock";
+      `import * as sdk from "prospectkit"; import * as mock from "prospectkit/mock/core";
        console.log(JSON.stringify([typeof sdk.ProspectLogCreate.safeParse, sdk.WEBHOOK_EVENT_KINDS.length, Object.keys(mock).length > 0]));`,
     );
     expect(JSON.parse(out)).toEqual(["function", 6, true]);
   });
 
-  it("can be required as CommonJS, with prospectkit/mock resolving", () => {
+  it("can be required as CommonJS, with prospectkit/mock/core resolving without msw", () => {
     const out = run(
       "cjs.cjs",
-      `const sdk = require("prospectkit"); const mock = require("prospectkit/mock");
+      `const sdk = require("prospectkit"); const mock = require("prospectkit/mock/core");
        console.log(JSON.stringify([typeof sdk.ProspectLogCreate.safeParse, sdk.WEBHOOK_EVENT_KINDS.length, Object.keys(mock).length > 0]));`,
     );
     expect(JSON.parse(out)).toEqual(["function", 6, true]);
