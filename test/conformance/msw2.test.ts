@@ -4,6 +4,7 @@
  * tarball and msw 2, under the repository's vitest, and must run the same cases as the in-tree
  * msw 3 run (`msw.test.ts`), which is run again here to count them.
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +46,13 @@ describe("the conformance suite through msw 2's setupServer, in a throw-away ins
     const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
     const msws = Object.keys(lock.packages).filter((path) => path === "node_modules/msw" || path.endsWith("/node_modules/msw"));
     expect(msws).toEqual(["node_modules/msw"]);
+  });
+
+  it("loads prospectkit/mock through require (CommonJS) too, with msw 2's handlers", () => {
+    const script = `const { handlers } = require("prospectkit/mock").createMockApi(); const msw = require("msw");
+      console.log(JSON.stringify([require("msw/package.json").version, handlers.length > 0 && handlers.every((h) => h instanceof msw.HttpHandler)]));`;
+    const [version, fromThatMsw] = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: project, encoding: "utf8" })) as [string, boolean];
+    expect({ version: `msw@${version}`, fromThatMsw }).toEqual({ version: MSW_PINS[2], fromThatMsw: true });
   });
 
   it("proves, inside the run, that prospectkit/mock's handlers and msw/node load that msw 2", () => {
