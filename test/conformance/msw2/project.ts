@@ -77,7 +77,9 @@ export async function bundleSuite(outfile: string): Promise<void> {
  * @returns the project's folder
  */
 export async function createMsw2Project(): Promise<string> {
-  const dir = installIntoEmptyProject(packTarball(), [MSW_PINS[2]]);
+  const tarball = packTarball();
+  const dir = installIntoEmptyProject(tarball, [MSW_PINS[2]]);
+  rmSync(dirname(tarball), { recursive: true, force: true });
   symlinkSync(VITEST_DIR, join(dir, "node_modules", "vitest"), "dir");
   await bundleSuite(join(dir, SUITE_BUNDLE));
   return dir;
