@@ -121,7 +121,9 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
   const serve = async (request: IncomingMessage, response: ServerResponse, started: number) => {
     const method = request.method ?? "GET";
     const target = request.url ?? "/";
-    const read = await readBody(request);
+    const pending = readBody(request);
+    // Most requests (a GET) have no body: no need to wait a turn for it.
+    const read = pending instanceof Promise ? await pending : pending;
     let status = 0;
     if (read.kind === "aborted") {
       response.destroy();

@@ -3,7 +3,10 @@
  * GET page through the standalone server (`prospectkit-mock --quiet`), against a bare `node:http`
  * server answering a fixed body, both in their own process and loaded by the same autocannon in
  * the same run. Paired rounds (order alternating); each ratio is the median of the pairs' ratios.
- * Targets: >= 0.5 of the bare server for POST, >= 0.6 for GET.
+ * Targets: >= 0.5 of the bare server for POST, >= 0.6 for GET. A calibration row runs the bare
+ * server with a fixed busy-wait per request: on a small, shared machine any per-request work costs
+ * more than its CPU time (the load generator waits, and every answer must wake it), and this row
+ * shows how much, measured in the same run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -31,12 +34,20 @@ const PAGE_PATH = "/v0/page_groups/pagegroup_demo/pages/page_demo";
 const PAIRS = 5;
 const SECONDS = 3;
 const CONNECTIONS = 10;
+/** The busy work of the calibration server: about what the mock's own handler costs per GET in-process. */
+const CALIBRATION_WORK_US = 20;
 
-/** The bare baseline: node:http, the request read to its end, one fixed JSON body answered. */
+/**
+ * The bare baseline: node:http, the request read to its end, one fixed JSON body answered. With a
+ * second argument it first busy-waits that many microseconds: a calibration of what any fixed
+ * amount of per-request work costs on this machine under this load.
+ */
 const BARE_SERVER = `
 const body = process.argv[1];
+const workMs = Number(process.argv[2] ?? 0) / 1000;
 const server = require("node:http").createServer((req, res) => {
   req.on("data", () => {}).on("end", () => {
+    if (workMs > 0) for (const until = performance.now() + workMs; performance.now() < until; );
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
     res.end(body);
   });
@@ -99,18 +110,25 @@ const benchmark: Benchmark = {
     const server = await launch([CLI, "--port", "0", "--quiet", "--api-key", KEY]);
     const pageBody = await (await fetch(`${server.url}${PAGE_PATH}`, { headers: { "x-api-key": KEY } })).text();
     const bare = await launch(["-e", BARE_SERVER, pageBody]);
+    const busy = await launch(["-e", BARE_SERVER, pageBody, String(CALIBRATION_WORK_US)]);
     try {
       const get = await paired(`${bare.url}${PAGE_PATH}`, `${server.url}${PAGE_PATH}`, GET);
       const post = await paired(`${bare.url}/v0/prospect_logs`, `${server.url}/v0/prospect_logs`, POST);
+      const calibration = await paired(`${bare.url}${PAGE_PATH}`, `${busy.url}${PAGE_PATH}`, GET);
       return [
         atLeast("POST /v0/prospect_logs through the server vs bare node:http, req/s", rps(post.server), rps(post.bare), post.ratio, 0.5),
         atLeast("GET page through the server vs bare node:http, req/s", rps(get.server), rps(get.bare), get.ratio, 0.6),
+        info(
+          `calibration: bare node:http + ${CALIBRATION_WORK_US} µs of busy work per request vs bare, GET`,
+          rps(calibration.server),
+          rps(calibration.bare),
+          calibration.ratio,
+        ),
         info("server p99 latency, POST / GET", `${post.p99} ms / ${get.p99} ms`),
         info("load", `autocannon, ${CONNECTIONS} connections, ${PAIRS} pairs of ${SECONDS} s, keep-alive`),
       ];
     } finally {
-      server.child.kill("SIGTERM");
-      bare.child.kill("SIGTERM");
+      for (const running of [server, bare, busy]) running.child.kill("SIGTERM");
     }
   },
 };
