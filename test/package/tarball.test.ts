@@ -36,6 +36,16 @@ describe("the packed tarball in an empty project", () => {
     expect(JSON.parse(out)).toEqual(["function", 6, true]);
   });
 
+  const SUBPATHS = ["prospectkit", "prospectkit/mock", "prospectkit/mock/core", "prospectkit/mock/server", "prospectkit/package.json"];
+
+  it("resolves every subpath under import and under require", () => {
+    const esm = run("resolve.mjs", `console.log(JSON.stringify(${JSON.stringify(SUBPATHS)}.map((s) => import.meta.resolve(s))));`);
+    const cjs = run("resolve.cjs", `console.log(JSON.stringify(${JSON.stringify(SUBPATHS)}.map((s) => require.resolve(s))));`);
+    const rel = (paths: string) => (JSON.parse(paths) as string[]).map((p) => p.slice(p.lastIndexOf("node_modules/prospectkit/") + 25));
+    expect(rel(esm)).toEqual(["dist/index.js", "dist/mock/index.js", "dist/mock/core.js", "dist/mock/server/index.js", "package.json"]);
+    expect(rel(cjs)).toEqual(["dist/index.cjs", "dist/mock/index.cjs", "dist/mock/core.cjs", "dist/mock/server/index.cjs", "package.json"]);
+  });
+
   it("ships only dist and the package metadata", () => {
     const out = execFileSync("tar", ["-tzf", packTarball()], { encoding: "utf8" }).trim().split("\n");
     expect(out.filter((path) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
