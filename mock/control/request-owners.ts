@@ -14,6 +14,8 @@ export interface RequestOwners {
   track(request: Request, outcome: MockOutcome): void;
   /** The logged requests of one tenant, oldest first. */
   list(tenantId: string): LoggedRequest[];
+  /** Forgets the owners of entries the log no longer keeps. */
+  forget(entries: readonly LoggedRequest[]): void;
   /** Forgets every owner (with the log, on reset). */
   clear(): void;
 }
@@ -25,7 +27,7 @@ export interface RequestOwners {
  * @param tenantOf - the key directory
  */
 export function createRequestOwners(api: Pick<MockApi, "requests">, tenantOf: TenantOfKey): RequestOwners {
-  if (!tenantOf.multiTenant) return { track() {}, list: () => api.requests.list(), clear() {} };
+  if (!tenantOf.multiTenant) return { track() {}, list: () => api.requests.list(), forget() {}, clear() {} };
   const owners = new Map<string, string>();
   return {
     track(request, outcome) {
@@ -35,6 +37,9 @@ export function createRequestOwners(api: Pick<MockApi, "requests">, tenantOf: Te
       if (tenantId !== null && requestId !== null) owners.set(requestId, tenantId);
     },
     list: (tenantId) => api.requests.list().filter((entry) => owners.get(entry.requestId) === tenantId),
+    forget(entries) {
+      for (const entry of entries) owners.delete(entry.requestId);
+    },
     clear() {
       owners.clear();
     },

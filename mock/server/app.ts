@@ -11,6 +11,7 @@ import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { createKeyDirectory } from "../control/keys.js";
 import { createRequestOwners } from "../control/request-owners.js";
 import { createOpenApiDocument } from "../openapi/document.js";
+import { createRetainedLog, DEFAULT_RETAINED_REQUESTS } from "./retained-log.js";
 
 /** The path of the OpenAPI document. */
 export const OPENAPI_PATH = "/openapi.json";
@@ -31,6 +32,8 @@ export interface ServerAppOptions {
   readonly latencyMs?: number;
   /** The server URL the OpenAPI document names (default: the origin of the request for it). */
   readonly serverUrl?: string;
+  /** How many answered requests `api.requests` and `/__mock/requests` keep (default {@link DEFAULT_RETAINED_REQUESTS}). */
+  readonly retainedRequests?: number;
 }
 
 /** The path of a request URL (without decoding), read without building a `URL`. */
@@ -63,14 +66,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createServerApp(core: MockApi, options: ServerAppOptions = {}): ServerApp {
   const { latencyMs = 0 } = options;
   const tenantOf = createKeyDirectory(core, options.apiKeys);
-  const owners = createRequestOwners(core, tenantOf);
+  const retained = createRetainedLog(core.requests, options.retainedRequests ?? DEFAULT_RETAINED_REQUESTS, (dropped) => owners.forget(dropped));
   const api: MockApi = {
     ...core,
+    requests: retained.log,
     reset() {
       core.reset();
+      retained.log.clear();
       owners.clear();
     },
   };
+  const owners = createRequestOwners(api, tenantOf);
   const control = createMockControl({ api, tenantOf, owners, reset: api.reset });
   const { serverUrl } = options;
   let documentText: string | undefined;
@@ -78,9 +84,10 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
   // The hot path: straight to the mock unless there is a latency to add or an owner to note.
   const handleApi =
     latencyMs === 0 && !tenantOf.multiTenant
-      ? core.handle
+      ? (request: Request) => (retained.rotate(), core.handle(request))
       : async (request: Request): Promise<MockOutcome> => {
           if (latencyMs > 0) await sleep(latencyMs);
+          retained.rotate();
           const outcome = await core.handle(request);
           owners.track(request, outcome);
           return outcome;

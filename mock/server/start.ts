@@ -30,6 +30,8 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl"> {
   readonly host?: string;
   /** Every API request is answered this many milliseconds late (default 0). */
   readonly latencyMs?: number;
+  /** How many answered requests `api.requests` and `/__mock/requests` keep (default 10,000, the latest). */
+  readonly retainedRequests?: number;
   /** Called once per answered request (method, path without query, status, duration); never sees a header. */
   readonly onRequest?: (request: AnsweredRequest) => void;
 }
@@ -89,14 +91,14 @@ function unreadable(): Response {
  * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = DEFAULT_PORT, host = DEFAULT_HOST, latencyMs = 0, onRequest, ...mockOptions } = options;
+  const { port = DEFAULT_PORT, host = DEFAULT_HOST, latencyMs = 0, retainedRequests, onRequest, ...mockOptions } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
   const bound = await listen(server, port, host);
   const url = originOf(host, bound);
   let app: ReturnType<typeof createServerApp>;
   try {
-    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url }), { apiKeys: mockOptions.apiKeys, latencyMs, serverUrl: url });
+    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url }), { apiKeys: mockOptions.apiKeys, latencyMs, serverUrl: url, ...(retainedRequests !== undefined && { retainedRequests }) });
   } catch (error) {
     server.close();
     throw error;
