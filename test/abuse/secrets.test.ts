@@ -1,0 +1,190 @@
+/**
+ * The API key never leaks (issue 7.3): against the standalone server over real HTTP, the SDK
+ * raises every one of its error classes (the server's faults and rules cause them), and the key,
+ * or a wrong key, appears in no serialisation of any of them, in no SDK log line or hook event,
+ * and in nothing the mock exposes: its recorded requests, its control API listings and its
+ * server log lines (the CLI's per-request format), even when a client also sends the key in the
+ * query string.
+ */
+import { format, inspect } from "node:util";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { requestLine } from "../../mock/server/cli/output.js";
+import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import * as sdk from "../../src/index.js";
+import { type ClientOptions, createClient, type ErrorKind, ProspectKitError } from "../../src/index.js";
+
+const KEY = "pk_live_7f3a9c1e5b_SECRET";
+const WRONG_KEY = "pk_live_0000_WRONG_SECRET";
+const SECRETS = [KEY, WRONG_KEY];
+const PAGE = { pageGroupId: "pagegroup_secret", pageId: "page_secret" } as const;
+const SUBSCRIPTION = "whsub_secret";
+
+let server: MockServer;
+const serverLines: string[] = [];
+const logLines: string[] = [];
+const hookEvents: string[] = [];
+
+/** Every way a value is commonly turned into text, deep and with hidden fields. */
+function texts(value: unknown): string[] {
+  const error = value as Error & { toJSON?: () => unknown };
+  return [
+    String(error),
+    error.message,
+    error.toString(),
+    String(error.stack),
+    JSON.stringify(error),
+    JSON.stringify(error.toJSON?.()),
+    inspect(error),
+    inspect(error, { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+    format("%s %o %O", error, error, error),
+    inspect(error.cause, { showHidden: true, depth: Number.POSITIVE_INFINITY }),
+  ];
+}
+
+const deep = (value: unknown) => inspect(value, { showHidden: true, depth: Number.POSITIVE_INFINITY });
+
+/** Every level to the captured log, and every hook event to the captured events. */
+function observed(options: ClientOptions = {}): ClientOptions {
+  const log = (level: string) => (message: string, data?: object) => void logLines.push(`${level} ${format("%s %O", message, data)} ${deep(data)}`);
+  return {
+    logLevel: "debug",
+    logger: { error: log("error"), warn: log("warn"), info: log("info"), debug: log("debug") },
+    onRequest: (event) => void hookEvents.push(deep(event)),
+    onResponse: (event) => void hookEvents.push(deep(event)),
+    onRetry: (event) => void hookEvents.push(deep(event)),
+    ...options,
+  };
+}
+
+function client(options: ClientOptions = {}) {
+  return createClient({ apiKey: KEY, baseUrl: server.url, ...observed(options) });
+}
+
+async function control(method: string, path: string, json?: unknown): Promise<string> {
+  const response = await fetch(`${server.url}/__mock${path}`, {
+    method,
+    headers: { "x-api-key": KEY, ...(json !== undefined && { "content-type": "application/json" }) },
+    ...(json !== undefined && { body: JSON.stringify(json) }),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new TypeError(`${method} /__mock${path}: ${response.status} ${text}`);
+  return text;
+}
+
+const fault = (json: object) => control("POST", "/faults", json);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One way to make the SDK raise each of its error classes against the real server. */
+const SCENARIOS: readonly (readonly [ErrorKind, string, () => Promise<unknown>])[] = [
+  ["ConfigurationError", "a base URL that is not http(s)", async () => createClient({ apiKey: KEY, baseUrl: "ftp://files.example.com" })],
+  ["ConfigurationError", "a bad option", async () => createClient({ apiKey: KEY, baseUrl: server.url, maxRetries: -1 })],
+  ["RequestValidationError", "the key typed into the email field", () => client().createProspectLog({ source: "", payload: {}, email: KEY })],
+  ["BadRequestError", "an invalid email, sent unchecked", () => client({ validateRequests: false }).createProspectLog({ source: "crm", payload: {}, email: "not-an-email" })],
+  ["AuthenticationError", "a wrong key", () => createClient({ apiKey: WRONG_KEY, baseUrl: server.url, ...observed() }).getPage(PAGE)],
+  ["PermissionDeniedError", "a 403 fault", async () => (await fault({ kind: "status", status: 403 }), client().getPage(PAGE))],
+  ["NotFoundError", "a missing page", () => client().getPage({ ...PAGE, pageId: "page_missing" })],
+  [
+    "ConflictError",
+    "a second create while the first with the same idempotency key is in flight",
+    async () => {
+      await fault({ kind: "latency", ms: 200, operation: "createProspectLog", times: 2 });
+      const body = { source: "crm", payload: {}, idempotencyKey: "idem-conflict" };
+      const first = client().createProspectLog(body);
+      await sleep(50);
+      const second = client().createProspectLog(body);
+      await first;
+      return second;
+    },
+  ],
+  [
+    "UnprocessableEntityError",
+    "an idempotency key reused with another body",
+    async () => {
+      await client().createProspectLog({ source: "crm", payload: {}, idempotencyKey: "idem-reused" });
+      return client().createProspectLog({ source: "crm", payload: { other: true }, idempotencyKey: "idem-reused" });
+    },
+  ],
+  ["RateLimitError", "a 429 asking for 61 s", async () => (await fault({ kind: "status", status: 429, retryAfter: 61 }), client().getPage(PAGE))],
+  ["InternalServerError", "500 on every attempt (retried, logged)", async () => (await fault({ kind: "status", status: 500, retryAfter: 0, times: 3 }), client().getPage(PAGE))],
+  ["APIError", "a 418 fault", async () => (await fault({ kind: "status", status: 418 }), client().getPage(PAGE))],
+  ["APIConnectionError", "dropped connections", async () => (await fault({ kind: "network-error", times: 2 }), client({ maxRetries: 1 }).getPage(PAGE))],
+  ["APITimeoutError", "an answer later than timeoutMs", async () => (await fault({ kind: "latency", ms: 300 }), client({ timeoutMs: 50, maxRetries: 0 }).getPage(PAGE))],
+  [
+    "APIUserAbortError",
+    "the caller aborts",
+    async () => {
+      await fault({ kind: "latency", ms: 300 });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 30);
+      return client().getPage(PAGE, { signal: controller.signal });
+    },
+  ],
+  ["ResponseValidationError", "a malformed body", async () => (await fault({ kind: "malformed-body" }), client().updateWebhookSubscription({ subscriptionId: SUBSCRIPTION, active: false }))],
+];
+
+beforeAll(async () => {
+  server = await startMockServer({
+    port: 0,
+    apiKeys: [KEY],
+    seed: 9,
+    onRequest: (entry) => void serverLines.push(requestLine(entry), JSON.stringify(entry)),
+    fixtures(state) {
+      state.pageGroups.create({ id: PAGE.pageGroupId });
+      state.pages.create({ id: PAGE.pageId, pageGroupId: PAGE.pageGroupId, computedName: "Secret plans" });
+      state.webhookSubscriptions.create({ id: SUBSCRIPTION, url: "https://hooks.example.com/secret" });
+    },
+  });
+});
+afterAll(() => server.close());
+beforeEach(() => control("DELETE", "/faults"));
+
+describe("the API key appears in no error the SDK raises against the mock", () => {
+  it("the scenarios raise every error class the SDK exports", () => {
+    const classes = Object.entries(sdk)
+      .filter(([name, value]) => typeof value === "function" && value.prototype instanceof ProspectKitError && name !== "ProspectKitError")
+      .map(([name]) => name);
+    expect(new Set(SCENARIOS.map(([kind]) => kind))).toEqual(new Set(classes));
+  });
+
+  it.each(SCENARIOS)("%s (%s): not in message, toString, toJSON, util.inspect, stack or cause", async (kind, _, scenario) => {
+    const error = await scenario().then(
+      () => expect.unreachable(`expected a ${kind}`),
+      (caught: unknown) => caught,
+    );
+    expect(ProspectKitError.is(error) && error.kind).toBe(kind);
+    for (const text of texts(error)) for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+});
+
+describe("the API key appears in nothing else of the run above", () => {
+  it("the three operations succeed (so the logs also hold successful calls), one also with the key in the query string", async () => {
+    const c = client();
+    await c.createProspectLog({ source: "crm", payload: { plan: "pro" }, email: "ok@example.com" });
+    await c.getPage(PAGE);
+    await c.updateWebhookSubscription({ subscriptionId: SUBSCRIPTION, events: ["form.submitted"] });
+    const withQuery = await fetch(`${server.url}/v0/page_groups/${PAGE.pageGroupId}/pages/${PAGE.pageId}?api_key=${KEY}&x-api-key=${KEY}`, {
+      headers: { "x-api-key": KEY },
+    });
+    expect(withQuery.status).toBe(200);
+  });
+
+  it("no SDK log line (every level, data included) and no hook event", () => {
+    expect(logLines.filter((line) => line.startsWith("warn prospectkit: retrying")).length).toBeGreaterThan(0);
+    expect(logLines.filter((line) => line.startsWith("error ")).length).toBeGreaterThanOrEqual(SCENARIOS.length - 2);
+    expect(hookEvents.length).toBeGreaterThan(SCENARIOS.length);
+    for (const text of [...logLines, ...hookEvents]) for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+
+  it("no recorded request (api.requests) and no control API listing", async () => {
+    const listings = await Promise.all(["/requests", "/prospects", "/prospect_logs", "/faults"].map((path) => control("GET", path)));
+    const recorded = server.api.requests.list();
+    expect(recorded.length).toBeGreaterThan(SCENARIOS.length);
+    expect(recorded.some((entry) => entry.status === 401)).toBe(true); // the wrong key's request is there, without its key
+    for (const text of [JSON.stringify(recorded), deep(recorded), ...listings]) for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+
+  it("no server log line (the CLI's per-request format and the hook's records)", () => {
+    expect(serverLines.some((line) => line.includes("/pages/page_secret 200"))).toBe(true);
+    for (const text of serverLines) for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+});
