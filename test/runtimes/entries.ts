@@ -64,7 +64,7 @@ export function writeEntry(dir: string, kind: EntryKind, spec: EntrySpec, contex
 }
 
 /**
- * Compiles a file beside this one (a scenario, the mock server) from TypeScript into the project,
+ * Compiles a file beside this one (a scenario) from TypeScript into the project,
  * once as ESM (`.mjs`) and once as CommonJS (`.cjs`). Its local helpers are bundled in; every
  * package (the packed prospectkit, msw) stays an import, so the runtime's own module loader
  * resolves it from the project's node_modules.

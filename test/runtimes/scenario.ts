@@ -11,7 +11,7 @@
  */
 import type * as Prospectkit from "../../src/index.ts";
 import { host } from "./host.ts";
-import type { ServerContext } from "./mock-server.ts";
+import type { ServerContext } from "./server.ts";
 
 /** What the harness tells the scenario. */
 export interface ScenarioContext {
