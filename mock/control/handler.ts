@@ -6,13 +6,13 @@
  * control schemas (400 listing every failing field). Every answer is JSON with `x-request-id`.
  * @module
  */
-import { ulid } from "ulid";
 import { type ErrorCode, toFieldErrors } from "../../src/schemas/index.js";
 import { MockStateError, type MockApi } from "../core.js";
 import { API_KEY_HEADER } from "../http/auth.js";
 import { readJsonBody } from "../http/body.js";
 import { problem, type Reply, toResponse } from "../http/reply.js";
 import type { TenantOfKey } from "./keys.js";
+import { newRequestId } from "./request-id.js";
 import type { RequestOwners } from "./request-owners.js";
 import { CONTROL_ROUTES, type ControlContext, type ControlRoute } from "./routes.js";
 
@@ -140,7 +140,7 @@ export function createMockControl(options: MockControlOptions): (request: Reques
     return run(match.route, context, requestId);
   };
   return async (request) => {
-    const requestId = `req_${ulid().toLowerCase()}`;
+    const requestId = newRequestId();
     let reply: Reply;
     try {
       reply = await answer(request, requestId);

@@ -4,11 +4,11 @@
  * itself from the mock's `api.handle`.
  * @module
  */
-import { ulid } from "ulid";
 import type { MockApi, MockApiOptions, MockOutcome } from "../core.js";
-import { problem, toResponse } from "../http/reply.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { createKeyDirectory } from "../control/keys.js";
+import { problemResponse } from "../control/request-id.js";
+import { problem } from "../http/reply.js";
 import { createRequestOwners } from "../control/request-owners.js";
 import { createOpenApiDocument } from "../openapi/document.js";
 import { createRetainedLog, DEFAULT_RETAINED_REQUESTS } from "./retained-log.js";
@@ -50,9 +50,10 @@ function document(text: string): MockOutcome {
 
 /** The 405 of a method other than GET or HEAD on the document. */
 function documentMethodNotAllowed(): MockOutcome {
-  const requestId = `req_${ulid().toLowerCase()}`;
-  const reply = problem(requestId, "method_not_allowed", "The OpenAPI document is read with GET.", { headers: { allow: "GET, HEAD" } });
-  return { kind: "response", response: toResponse(reply, requestId) };
+  const response = problemResponse((id) =>
+    problem(id, "method_not_allowed", "The OpenAPI document is read with GET.", { headers: { allow: "GET, HEAD" } }),
+  );
+  return { kind: "response", response };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

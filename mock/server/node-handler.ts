@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MockOutcome } from "../core.js";
+import { newRequestId } from "../control/request-id.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
 import { type BodyRead, readBody } from "./read-body.js";
 
@@ -140,7 +141,7 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
     request.on("error", ignore);
     response.on("error", ignore);
     if (isPreflight(request.method, request.headers["access-control-request-method"])) {
-      response.writeHead(204, PREFLIGHT_HEADERS);
+      response.writeHead(204, { ...PREFLIGHT_HEADERS, "x-request-id": newRequestId() });
       response.end();
       onAnswered?.({ method: "OPTIONS", path: pathOf(request.url ?? "/"), status: 204, durationMs: performance.now() - started });
       return;

@@ -6,10 +6,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ulid } from "ulid";
 import { createMockApi, type MockApi, type MockApiOptions } from "../core.js";
-import { problem, toResponse } from "../http/reply.js";
+import { problemResponse } from "../control/request-id.js";
+import { problem } from "../http/reply.js";
 import { createServerApp } from "./app.js";
+import { answerClientError } from "./client-error.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
 import { declaresTooLargeBody } from "./read-body.js";
 
@@ -66,8 +67,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 /** The answer to a request fetch cannot represent (e.g. method TRACE): a 400 problem. */
 function unreadable(): Response {
-  const requestId = `req_${ulid().toLowerCase()}`;
-  return toResponse(problem(requestId, "invalid_request", "The request could not be read (unsupported method or malformed target)."), requestId);
+  return problemResponse((id) => problem(id, "invalid_request", "The request could not be read (unsupported method or malformed target)."));
 }
 
 /**
@@ -105,6 +105,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
   const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable, onAnswered: onRequest });
   server.on("request", listener);
+  server.on("clientError", answerClientError);
   // A body declared over the cap is refused before `100 Continue`: the client never sends it.
   server.on("checkContinue", (request, response) => {
     if (!declaresTooLargeBody(request)) response.writeContinue();

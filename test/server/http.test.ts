@@ -51,6 +51,7 @@ describe("CORS for browser prototyping", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-allow-methods")).toContain("PATCH");
     expect(response.headers.get("access-control-allow-headers")).toBe("x-api-key, content-type");
+    expect(response.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
   });
 
   it.each([
@@ -151,6 +152,22 @@ describe("clients that go away", () => {
     await expect(pending).rejects.toThrow();
     await new Promise((done) => setTimeout(done, 150));
     expect((await fetch(`${server.url}/v0/page_groups/group_1/pages/page_1`, { headers: { "x-api-key": KEY } })).status).toBe(200);
+  });
+});
+
+describe("requests node:http's parser refuses", () => {
+  it.each([
+    ["a control byte in a header value", ["GET /v0/page_groups/group_1/pages/page_1 HTTP/1.1", "Host: mock", "x-note: a\u0001b"], 400],
+    ["a request line that is not HTTP", ["GET /v0/prospect_logs HTTP/9.9 extra", "Host: mock"], 400],
+    ["headers over 16 KiB", ["GET /v0/page_groups/group_1/pages/page_1 HTTP/1.1", "Host: mock", `x-big: ${"b".repeat(20_000)}`], 431],
+  ])("%s: a problem with x-request-id, then the connection closes", async (_, lines, status) => {
+    const { text, closedByServer } = await raw(head(lines));
+    expect(text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(text).toContain("content-type: application/problem+json");
+    expect(text).toMatch(/x-request-id: req_[0-9a-z]{26}\r\n/);
+    const body = JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
+    expect(body).toMatchObject({ status, code: "invalid_request", requestId: /x-request-id: (\S+)/.exec(text)![1] });
+    expect(closedByServer).toBe(true);
   });
 });
 

@@ -1,0 +1,55 @@
+/**
+ * Requests node:http's parser refuses (a header byte HTTP does not allow, headers over 16 KiB, a
+ * request that never finished arriving) never reach the mock; node would answer them with a bare
+ * `400` that has no body and no `x-request-id`. They get the same problem+json answer as every
+ * other error instead, then the connection is closed (the parser cannot go on after an error).
+ * @module
+ */
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
+import { newRequestId } from "../control/request-id.js";
+import { problem } from "../http/reply.js";
+import { CORS_RESPONSE_HEADERS } from "./cors.js";
+
+/** The status and the sentence of each parser error, by node's error code. */
+const CLIENT_ERRORS: Readonly<Record<string, readonly [status: number, detail: string]>> = {
+  HPE_HEADER_OVERFLOW: [431, "The request headers are larger than the server accepts (16 KiB)."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "The request did not arrive in time."],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, "The request headers did not arrive in time."],
+};
+const MALFORMED: readonly [number, string] = [400, "The request is not valid HTTP/1.1 (a malformed request line, header or body framing)."];
+
+/**
+ * The raw HTTP answer to a request the parser refused.
+ * @param code - node's error code, e.g. `HPE_INVALID_HEADER_TOKEN`
+ * @returns the whole response, head and problem body, with `connection: close`
+ */
+export function clientErrorResponse(code: string | undefined): string {
+  const [status, detail] = (code !== undefined && CLIENT_ERRORS[code]) || MALFORMED;
+  const requestId = newRequestId();
+  const reply = problem(requestId, "invalid_request", detail, { status, title: STATUS_CODES[status] ?? "Bad request" });
+  const body = JSON.stringify(reply.body);
+  const headers = {
+    "content-type": PROBLEM_CONTENT_TYPE,
+    "content-length": String(Buffer.byteLength(body)),
+    "x-request-id": requestId,
+    ...CORS_RESPONSE_HEADERS,
+    connection: "close",
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`;
+}
+
+/**
+ * The `clientError` listener of the server.
+ * @param error - the parser's (or the socket's) error
+ * @param socket - the client's connection
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(clientErrorResponse(error.code));
+}
