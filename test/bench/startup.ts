@@ -1,0 +1,67 @@
+/**
+ * Issue 7's cold import time: `import("prospectkit")` in a fresh Node process against importing
+ * its runtime dependency `zod/mini` alone, each timed inside the process around the dynamic
+ * import (so Node's own boot is not counted). The processes alternate (SDK, baseline, SDK, ...)
+ * so load from other work hits both alike; each figure is the median of its spawns. The same for
+ * `require` (the CommonJS build). The issue also names ofetch as a baseline: the SDK no longer
+ * depends on it (it uses the runtime's fetch), which the table says instead of timing it.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { type Benchmark, type BenchRow, info, median } from "./report.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+const SPAWNS = 21;
+
+type Loader = "import" | "require";
+
+/** Milliseconds one fresh process spends loading `specifier` (resolved from the repository root, where `prospectkit` refers to itself). */
+function coldLoadMs(loader: Loader, specifier: string): number {
+  const load = loader === "import" ? `await import(${JSON.stringify(specifier)})` : `require(${JSON.stringify(specifier)})`;
+  const code = `const t = performance.now(); ${load}; process.stdout.write(String(performance.now() - t));`;
+  const args = loader === "import" ? ["--input-type=module", "-e", code] : ["-e", code];
+  return Number(execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" }));
+}
+
+/** Median cold load times of the SDK and of the baseline, in alternating fresh processes. */
+function compare(loader: Loader, sdk: string, baseline: string): { sdk: number; baseline: number } {
+  coldLoadMs(loader, sdk); // warm the file system cache for both, uncounted
+  coldLoadMs(loader, baseline);
+  const sdkTimes: number[] = [];
+  const baselineTimes: number[] = [];
+  for (let i = 0; i < SPAWNS; i++) {
+    const order: [number[], string][] = [
+      [sdkTimes, sdk],
+      [baselineTimes, baseline],
+    ];
+    if (i % 2 === 1) order.reverse();
+    for (const [times, specifier] of order) times.push(coldLoadMs(loader, specifier));
+  }
+  return { sdk: median(sdkTimes), baseline: median(baselineTimes) };
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+const benchmark: Benchmark = {
+  name: "startup",
+  async run() {
+    const { dependencies = {} } = JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")) as { dependencies?: Record<string, string> };
+    const esm = compare("import", "prospectkit", "zod/mini");
+    const cjs = compare("require", "prospectkit", "zod/mini");
+    const rows: BenchRow[] = [
+      info(`cold import("prospectkit") vs import("zod/mini") alone, fresh process (median of ${SPAWNS})`, ms(esm.sdk), ms(esm.baseline), esm.sdk / esm.baseline),
+      info('the SDK\'s own share of import("prospectkit") (minus zod/mini)', ms(esm.sdk - esm.baseline), ""),
+      info(`cold require("prospectkit") vs require("zod/mini") alone, fresh process (median of ${SPAWNS})`, ms(cjs.sdk), ms(cjs.baseline), cjs.sdk / cjs.baseline),
+    ];
+    // ofetch was the SDK's HTTP layer until the SDK moved to the runtime's fetch; timed only while it is a dependency.
+    const ofetch = "ofetch" in dependencies ? compare("import", "prospectkit", "ofetch") : undefined;
+    rows.push(
+      ofetch
+        ? info(`cold import("prospectkit") vs import("ofetch") alone, fresh process (median of ${SPAWNS})`, ms(ofetch.sdk), ms(ofetch.baseline), ofetch.sdk / ofetch.baseline)
+        : info('import("ofetch") alone', "not measured", "no dependency: the SDK uses the runtime's fetch"),
+    );
+    return rows;
+  },
+};
+
+export default benchmark;
