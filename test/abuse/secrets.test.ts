@@ -87,7 +87,8 @@ const SCENARIOS: readonly (readonly [ErrorKind, string, () => Promise<unknown>])
     "ConflictError",
     "a second create while the first with the same idempotency key is in flight",
     async () => {
-      await fault({ kind: "latency", ms: 200, operation: "createProspectLog", times: 2 });
+      // The first holds its key for 600 ms; the second arrives long before that ends.
+      await fault({ kind: "latency", ms: 600, operation: "createProspectLog", times: 2 });
       const body = { source: "crm", payload: {}, idempotencyKey: "idem-conflict" };
       const first = client().createProspectLog(body);
       await sleep(50);

@@ -142,8 +142,9 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     },
     outcome: { result: created },
     statuses: [429, 201],
-    // An HTTP date has whole seconds: 2 s ahead, truncated, is more than 1 s and at most 2 s away.
-    waits: [[900, 2000]],
+    // An HTTP date has whole seconds: 2 s ahead, truncated, is more than 1 s and at most 2 s away
+    // from the gateway's clock (less the time the answer takes to reach the SDK). Backoff would be at most 500 ms.
+    waits: [[600, 2000]],
     logs: 1,
   },
   {
