@@ -2,9 +2,9 @@
  * The fault matrix (issue 7.2): the SDK against the standalone mock server over real HTTP, one row
  * per fault (rows.ts). Each row runs in its own fresh server and asserts the exact outcome, the
  * attempts the server saw, the waits the SDK announced and the time that really passed between
- * attempts (from the SDK's onRequest hook and the server's request log), and that a retried create never stored a second log.
- * Rows run concurrently: the waits are real (0.4 to 2 s), so the suite takes about as long as
- * its slowest row.
+ * attempts (from the SDK's onRequest hook and the server's request log), and that a retried
+ * create never stored a second log. Rows run concurrently: the waits are real (up to 2 s), so the
+ * suite takes about as long as its slowest row.
  */
 import { describe, it, vi } from "vitest";
 import type { APIPromise, ProspectKitClient, RequestOptions } from "../../src/index.js";
