@@ -1,6 +1,7 @@
 /**
  * docs/server.md runs as written: its curl and Python examples against the built CLI (only the
- * port differs), its fixture file loads with --data, and its Node example runs.
+ * port differs) with the answers they promise, and its fixture file loads with --data. (Every
+ * example of README and docs/, this guide's Node example included, also runs in test/docs/examples.test.ts.)
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -61,14 +62,5 @@ describe("docs/server.md runs as written", () => {
     const cli = await server(["--data", file]);
     const page = await (await fetch(`${cli.url}/v0/page_groups/pagegroup_site/pages/page_home`, { headers: { "x-api-key": "mock_api_key" } })).json();
     expect(page).toMatchObject({ effectiveName: "Home page", publishedVersion: { versionId: "pageversion_home_1" } });
-  });
-
-  it("the Node example", async () => {
-    const [code] = blocks("ts");
-    const file = join(mkdtempSync(join(tmpdir(), "pk-docs-")), "node-example.ts");
-    writeFileSync(file, code!.replace('"prospectkit/mock/server"', JSON.stringify(join(ROOT, "mock/server/index.ts"))));
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    await import(file);
-    expect(log.mock.calls).toEqual([[expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)]]);
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * README.md reads top to bottom in the order the project promises (pitch, install, the two
+ * commands, the three quick starts, features, guides, runtimes, development), and every relative
+ * link in README.md and docs/*.md points at a file that exists. The examples themselves are run
+ * by examples.test.ts.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { codeBlocks, markdownFiles, ROOT } from "./markdown.js";
+
+const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+
+describe("README.md", () => {
+  it("has its sections in the promised order", () => {
+    expect(sections).toEqual([
+      "Install",
+      "Two commands",
+      "SDK quick start",
+      "Mock quick start",
+      "Standalone quick start",
+      "Features",
+      "Guides and reference",
+      "Supported runtimes and msw versions",
+      "Development",
+    ]);
+  });
+
+  it("opens with a one-paragraph pitch before the first section", () => {
+    const pitch = readme.slice(readme.indexOf("\n") + 1, readme.indexOf("\n## ")).trim();
+    expect(pitch.split(/\n\s*\n/)).toHaveLength(1);
+    expect(readme).not.toMatch(/Status: early/);
+  });
+
+  it("gives the two commands: npm ci && npm start, then npm ci && npm test", () => {
+    const [commands] = codeBlocks("README.md").filter((block) => block.heading === "Two commands");
+    expect(commands?.code.split("\n").map((line) => line.replace(/\s+#.*$/, ""))).toEqual(["npm ci && npm start", "npm ci && npm test", ""]);
+  });
+
+  it("has the SDK quick start, both mock quick starts (api.fetch and MSW) and curl and Python for the server", () => {
+    const blocksUnder = (heading: string) => codeBlocks("README.md").filter((block) => block.heading === heading);
+    expect(blocksUnder("SDK quick start").map((block) => block.language)).toEqual(["ts"]);
+    expect(blocksUnder("Mock quick start").map((block) => block.code.includes("fetch: api.fetch") || block.code.includes("setupServer"))).toEqual([true, true]);
+    expect(blocksUnder("Standalone quick start").map((block) => block.language)).toEqual(["sh", "python"]);
+  });
+});
+
+describe("links", () => {
+  it.each(markdownFiles())("every relative link in %s exists", (file) => {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target));
+    const missing = targets.filter((target) => !existsSync(join(ROOT, dirname(file), target)));
+    expect(missing).toEqual([]);
+  });
+});
