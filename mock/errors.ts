@@ -8,6 +8,14 @@ import type { FieldError } from "../src/schemas/index.js";
 /**
  * Thrown by `api.state` helpers for invalid input (a bad field, an unknown tenant, a duplicate
  * identifier). A `TypeError`, since it is always a mistake in the calling test.
+ * @example
+ * ```ts
+ * try {
+ *   api.state.pages.create({ id: "not a page id" });
+ * } catch (error) {
+ *   if (error instanceof MockStateError) console.log(error.message); // which field, and why
+ * }
+ * ```
  */
 export class MockStateError extends TypeError {
   /** The failing fields, in the same `{ pointer, detail, code }` form as a 400 problem body. */

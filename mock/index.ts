@@ -38,6 +38,7 @@ function literal(text: string): string {
  * ```ts
  * const server = setupServer(...createMswHandlers(api));
  * ```
+ * @throws Nothing: the handlers answer every failure as an HTTP response (or a network error for a dropped-connection fault).
  */
 export function createMswHandlers(api: MockApi): HttpHandler[] {
   const resolver = async ({ request }: { request: Request }) => {

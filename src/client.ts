@@ -53,6 +53,13 @@ const settingsOf = new WeakMap<BaseClient, Settings>();
  * @param options - as for {@link createClient}
  * @returns the base client
  * @throws {ConfigurationError} as {@link createClient}
+ * @example
+ * ```ts
+ * import { createBaseClient, getPage } from "prospectkit";
+ *
+ * const client = createBaseClient({ apiKey: process.env.PROSPECTKIT_API_KEY, baseUrl: "https://api.example.com" });
+ * const page = await getPage(client, { pageGroupId: "pagegroup_1", pageId: "page_1" });
+ * ```
  */
 export function createBaseClient(options: ClientOptions = {}): BaseClient {
   const settings = resolveSettings(options);
@@ -71,6 +78,18 @@ function run<T, Input>(client: BaseClient, operation: Operation<Input>, input: I
  * @param body - the log entry
  * @param options - per-call options
  * @returns the stored log entry
+ * @throws {RequestValidationError} (as a rejection, like every error here) when the input breaks the spec; nothing is sent
+ * @throws {APIError} a subclass per error status ({@link NotFoundError}, {@link RateLimitError}, ...) once retries are used up
+ * @throws {APIConnectionError} ({@link APITimeoutError}) when no complete response arrived; {@link APIUserAbortError} when `signal` fired
+ * @throws {ResponseValidationError} when a 2xx body breaks its schema in `"strict"` mode
+ * @example
+ * ```ts
+ * import { createBaseClient, createProspectLog } from "prospectkit";
+ *
+ * const client = createBaseClient();
+ * const log = await createProspectLog(client, { source: "crm", payload: { stage: "demo" }, email: "ada@example.com" });
+ * console.log(log.prospectId, log.createdProspect);
+ * ```
  */
 export function createProspectLog(client: BaseClient, body: ProspectLogCreate, options?: RequestOptions): APIPromise<ProspectLog> {
   return run(client, createProspectLogOperation, body, options);
@@ -82,6 +101,18 @@ export function createProspectLog(client: BaseClient, body: ProspectLogCreate, o
  * @param params - the page group's and the page's IDs
  * @param options - per-call options
  * @returns the page
+ * @throws {RequestValidationError} (as a rejection, like every error here) when the input breaks the spec; nothing is sent
+ * @throws {APIError} a subclass per error status ({@link NotFoundError}, {@link RateLimitError}, ...) once retries are used up
+ * @throws {APIConnectionError} ({@link APITimeoutError}) when no complete response arrived; {@link APIUserAbortError} when `signal` fired
+ * @throws {ResponseValidationError} when a 2xx body breaks its schema in `"strict"` mode
+ * @example
+ * ```ts
+ * import { createBaseClient, getPage } from "prospectkit";
+ *
+ * const client = createBaseClient();
+ * const page = await getPage(client, { pageGroupId: "pagegroup_1", pageId: "page_1" });
+ * console.log(page.effectiveName, page.publishedVersion.versionNumber);
+ * ```
  */
 export function getPage(client: BaseClient, params: GetPageParams, options?: RequestOptions): APIPromise<Page> {
   return run(client, getPageOperation, params, options);
@@ -93,6 +124,17 @@ export function getPage(client: BaseClient, params: GetPageParams, options?: Req
  * @param params - the subscription's ID and the fields to change
  * @param options - per-call options
  * @returns the subscription after the change
+ * @throws {RequestValidationError} (as a rejection, like every error here) when the input breaks the spec; nothing is sent
+ * @throws {APIError} a subclass per error status ({@link NotFoundError}, {@link RateLimitError}, ...) once retries are used up
+ * @throws {APIConnectionError} ({@link APITimeoutError}) when no complete response arrived; {@link APIUserAbortError} when `signal` fired
+ * @throws {ResponseValidationError} when a 2xx body breaks its schema in `"strict"` mode
+ * @example
+ * ```ts
+ * import { createBaseClient, updateWebhookSubscription } from "prospectkit";
+ *
+ * const client = createBaseClient();
+ * const subscription = await updateWebhookSubscription(client, { subscriptionId: "webhooksubscription_1", active: false });
+ * ```
  */
 export function updateWebhookSubscription(
   client: BaseClient,

@@ -140,6 +140,14 @@ function controlPaths() {
  * Generates the OpenAPI 3.1 document.
  * @param serverUrl - the server the document describes (default {@link DEFAULT_DOCUMENT_SERVER})
  * @returns the document, as a JSON-ready object
+ * @throws Nothing: the document is built from the shared schemas, which always convert.
+ * @example
+ * ```ts
+ * import { createOpenApiDocument } from "prospectkit/mock/server";
+ *
+ * const document = createOpenApiDocument("http://127.0.0.1:4010");
+ * writeFileSync("openapi.json", JSON.stringify(document, null, 2)); // for a client generator
+ * ```
  */
 export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
   return {

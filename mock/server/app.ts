@@ -32,7 +32,7 @@ export interface ServerAppOptions {
   readonly latencyMs?: number;
   /** The server URL the OpenAPI document names (default: the origin of the request for it). */
   readonly serverUrl?: string;
-  /** How many answered requests `api.requests` and `/__mock/requests` keep (default {@link DEFAULT_RETAINED_REQUESTS}). */
+  /** How many answered requests `api.requests` and `/__mock/requests` keep (default 10,000). */
   readonly retainedRequests?: number;
 }
 
@@ -63,6 +63,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param core - the mock (created by the caller with the same `apiKeys`)
  * @param options - the key list and a base latency
  * @returns the handler, and the mock with a reset that also clears the control API's records
+ * @throws Nothing when building; errors while answering become problem+json responses.
+ * @example
+ * ```ts
+ * import { createServerApp } from "prospectkit/mock/server";
+ * import { createMockApi } from "prospectkit/mock/core";
+ *
+ * const app = createServerApp(createMockApi({ apiKeys: ["mock_api_key"] }));
+ * const outcome = await app.handle(new Request("http://127.0.0.1:4010/openapi.json"));
+ * // startMockServer puts this behind node:http, with CORS, body limits and a request log
+ * ```
  */
 export function createServerApp(core: MockApi, options: ServerAppOptions = {}): ServerApp {
   const { latencyMs = 0 } = options;

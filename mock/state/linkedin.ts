@@ -14,6 +14,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
  * @returns the matching key
  * @example
  * normaliseLinkedinUrl("HTTPS://WWW.LinkedIn.com/in/Jane/?trk=x#top"); // "linkedin.com/in/Jane"
+ * @throws Nothing: every string has a key.
  */
 export function normaliseLinkedinUrl(url: string): string {
   let rest = url.replace(SCHEME, "");

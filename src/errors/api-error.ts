@@ -70,27 +70,93 @@ export class APIError extends ProspectKitError {
 }
 brand(APIError, "APIError");
 
-/** 400: the request was malformed or failed validation; `problem.errors` lists every field problem. */
+/**
+ * 400: the request was malformed or failed validation; `problem.errors` lists every field problem.
+ * @example
+ * ```ts
+ * try {
+ *   await client.createProspectLog(body, { validateRequests: false });
+ * } catch (error) {
+ *   if (BadRequestError.is(error)) console.log(error.problem?.errors); // every field problem, by JSON Pointer
+ *   else throw error;
+ * }
+ * ```
+ */
 export class BadRequestError extends APIError {}
 brand(BadRequestError, "BadRequestError");
 
-/** 401: the API key is missing, unknown or revoked (`missing_api_key`, `invalid_api_key`). */
+/**
+ * 401: the API key is missing, unknown or revoked (`missing_api_key`, `invalid_api_key`).
+ * @example
+ * ```ts
+ * try {
+ *   await client.getPage({ pageGroupId, pageId });
+ * } catch (error) {
+ *   if (AuthenticationError.is(error)) console.log(error.code); // "missing_api_key" or "invalid_api_key"
+ *   else throw error;
+ * }
+ * ```
+ */
 export class AuthenticationError extends APIError {}
 brand(AuthenticationError, "AuthenticationError");
 
-/** 403: the key may not perform this operation. */
+/**
+ * 403: the key may not perform this operation.
+ * @example
+ * ```ts
+ * try {
+ *   await client.updateWebhookSubscription({ subscriptionId, active: false });
+ * } catch (error) {
+ *   if (PermissionDeniedError.is(error)) console.log("this key may not do that", error.requestId);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class PermissionDeniedError extends APIError {}
 brand(PermissionDeniedError, "PermissionDeniedError");
 
-/** 404: no such resource for this key's tenant (or no such route). */
+/**
+ * 404: no such resource for this key's tenant (or no such route).
+ * @example
+ * ```ts
+ * try {
+ *   await client.getPage({ pageGroupId, pageId });
+ * } catch (error) {
+ *   if (NotFoundError.is(error)) console.log("no such page", error.requestId);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class NotFoundError extends APIError {}
 brand(NotFoundError, "NotFoundError");
 
-/** 409: a request with the same idempotency key is still in flight (`idempotency_request_in_progress`). */
+/**
+ * 409: a request with the same idempotency key is still in flight (`idempotency_request_in_progress`).
+ * @example
+ * ```ts
+ * try {
+ *   await client.createProspectLog({ ...body, idempotencyKey });
+ * } catch (error) {
+ *   if (ConflictError.is(error)) await retryLater(); // the first request with this key is still running
+ *   else throw error;
+ * }
+ * ```
+ */
 export class ConflictError extends APIError {}
 brand(ConflictError, "ConflictError");
 
-/** 422: the idempotency key was already used with a different body (`idempotency_key_reused`). */
+/**
+ * 422: the idempotency key was already used with a different body (`idempotency_key_reused`).
+ * @example
+ * ```ts
+ * try {
+ *   await client.createProspectLog({ ...body, idempotencyKey });
+ * } catch (error) {
+ *   if (UnprocessableEntityError.is(error)) console.log(error.code); // "idempotency_key_reused": another body under this key
+ *   else throw error;
+ * }
+ * ```
+ */
 export class UnprocessableEntityError extends APIError {}
 brand(UnprocessableEntityError, "UnprocessableEntityError");
 
@@ -98,11 +164,31 @@ brand(UnprocessableEntityError, "UnprocessableEntityError");
  * 429: too many requests. Thrown when the retries are used up, or at once when the server asks
  * to wait longer than the SDK will (over 60 s, or beyond `totalTimeoutMs`); `retryAfterMs` says
  * how long it asked for.
+ * @example
+ * ```ts
+ * try {
+ *   await client.getPage({ pageGroupId, pageId });
+ * } catch (error) {
+ *   if (RateLimitError.is(error)) await new Promise((wake) => setTimeout(wake, error.retryAfterMs ?? 1000));
+ *   else throw error;
+ * }
+ * ```
  */
 export class RateLimitError extends APIError {}
 brand(RateLimitError, "RateLimitError");
 
-/** 5xx: the server failed (retried with backoff before this is thrown). */
+/**
+ * 5xx: the server failed (retried with backoff before this is thrown).
+ * @example
+ * ```ts
+ * try {
+ *   await client.getPage({ pageGroupId, pageId }, { maxRetries: 5 });
+ * } catch (error) {
+ *   if (InternalServerError.is(error)) console.log(error.status, error.attempts); // e.g. 503 6
+ *   else throw error;
+ * }
+ * ```
+ */
 export class InternalServerError extends APIError {}
 brand(InternalServerError, "InternalServerError");
 

@@ -5,6 +5,15 @@ import { brand, ProspectKitError } from "./prospectkit-error.js";
  * No HTTP response arrived: the connection was refused or dropped, DNS failed, or the response
  * body broke off. Retried (connection failures never reach the server's business logic twice
  * for a create: the idempotency key sees to that). `cause` holds the runtime's own error.
+ * @example
+ * ```ts
+ * try {
+ *   await client.createProspectLog({ ...body, idempotencyKey: "signup-42" });
+ * } catch (error) {
+ *   if (APIConnectionError.is(error)) queueForLater(body); // safe to send again with the same idempotencyKey
+ *   else throw error;
+ * }
+ * ```
  */
 export class APIConnectionError extends ProspectKitError {
   /** How many attempts were made, the retries included. */
@@ -26,6 +35,15 @@ brand(APIConnectionError, "APIConnectionError");
 /**
  * An attempt took longer than `timeoutMs` (or the call outlasted `totalTimeoutMs`). Retried like
  * a connection error. A subclass of {@link APIConnectionError}.
+ * @example
+ * ```ts
+ * try {
+ *   await client.getPage({ pageGroupId, pageId }, { timeoutMs: 2_000 });
+ * } catch (error) {
+ *   if (APITimeoutError.is(error)) console.log(`no answer after ${error.attempts} attempts`);
+ *   else throw error;
+ * }
+ * ```
  */
 export class APITimeoutError extends APIConnectionError {}
 brand(APITimeoutError, "APITimeoutError");
@@ -33,6 +51,16 @@ brand(APITimeoutError, "APITimeoutError");
 /**
  * The caller's `AbortSignal` fired (before or during an attempt, or while waiting to retry).
  * Never retried, and deliberately not an {@link APIConnectionError}; `cause` is the signal's reason.
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * setTimeout(() => controller.abort(), 1_000);
+ * try {
+ *   await client.getPage({ pageGroupId, pageId }, { signal: controller.signal });
+ * } catch (error) {
+ *   if (!APIUserAbortError.is(error)) throw error; // the caller gave up: nothing to report
+ * }
+ * ```
  */
 export class APIUserAbortError extends ProspectKitError {
   /** How many attempts were started before the abort. */
@@ -86,6 +114,15 @@ brand(RequestValidationError, "RequestValidationError");
  * A successful response whose body is not what the spec promises: not JSON, a required field
  * missing, a wrong type (only with `validateResponses: "strict"`, the default). A field or an
  * event kind the SDK does not know is never a reason for this error.
+ * @example
+ * ```ts
+ * try {
+ *   await client.getPage({ pageGroupId, pageId });
+ * } catch (error) {
+ *   if (ResponseValidationError.is(error)) console.log(error.issues, error.requestId); // what broke the schema
+ *   else throw error;
+ * }
+ * ```
  */
 export class ResponseValidationError extends ProspectKitError {
   /** The operation whose response was invalid. */

@@ -126,6 +126,15 @@ brand(ProspectKitError, "ProspectKitError");
 /**
  * Invalid client configuration, thrown by `createClient`: no API key, a `baseUrl` that is not an
  * absolute http(s) URL, a negative `maxRetries`, no `fetch` in this runtime, and so on.
+ * @example
+ * ```ts
+ * try {
+ *   createClient({ baseUrl: "api.example.com" }); // not an absolute URL
+ * } catch (error) {
+ *   if (ConfigurationError.is(error)) console.log(error.message);
+ *   else throw error;
+ * }
+ * ```
  */
 export class ConfigurationError extends ProspectKitError {}
 brand(ConfigurationError, "ConfigurationError");

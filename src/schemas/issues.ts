@@ -3,7 +3,16 @@ import type { FieldError } from "./problem.js";
 
 type Issue = z.core.$ZodIssue;
 
-/** Renders a path as an RFC 6901 JSON Pointer: `["events", 0]` becomes `/events/0`. */
+/**
+ * Renders a path as an RFC 6901 JSON Pointer: `["events", 0]` becomes `/events/0`.
+ * @param path - a Zod issue path (property names and array indexes); `~` and `/` in names are escaped
+ * @returns the pointer (`""` for the root)
+ * @throws Nothing: every path has a pointer.
+ * @example
+ * ```ts
+ * toJsonPointer(["payload", "a/b", 0]); // "/payload/a~1b/0"
+ * ```
+ */
 export function toJsonPointer(path: readonly PropertyKey[]): string {
   return path.map((key) => "/" + String(key).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
 }
@@ -63,6 +72,17 @@ function describe(issue: Issue, missing: boolean): Pick<FieldError, "code" | "de
  *
  * @param issues - the issues of a failed `safeParse`
  * @param input - the value that was parsed, to tell a missing field from a wrong one
+ * @returns one field error per failing field, in input order
+ * @throws Nothing: any issue list gives field errors.
+ * @example
+ * ```ts
+ * import { ProspectLogCreate, toFieldErrors } from "prospectkit";
+ *
+ * const input = { source: "", payload: {}, emial: "typo" };
+ * const result = ProspectLogCreate.safeParse(input);
+ * if (!result.success) console.log(toFieldErrors(result.error.issues, input));
+ * // [{ pointer: "/source", code: "too_short", ... }, { pointer: "/emial", code: "unknown_field", ... }]
+ * ```
  */
 export function toFieldErrors(issues: readonly Issue[], input: unknown): FieldError[] {
   const errors: FieldError[] = [];
