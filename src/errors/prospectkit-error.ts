@@ -24,7 +24,8 @@ export type ErrorKind =
   | "ConflictError"
   | "UnprocessableEntityError"
   | "RateLimitError"
-  | "InternalServerError";
+  | "InternalServerError"
+  | "WebhookVerificationError";
 
 type Branded = { [BRAND]?: ErrorKind };
 

@@ -1,3 +1,5 @@
+import { brand, ProspectKitError } from "../errors/prospectkit-error.js";
+
 /**
  * Why a webhook was rejected, as a machine-readable code:
  * - `invalid_secret`: the configured secret is not `whsec_` followed by base64 key bytes;
@@ -26,13 +28,12 @@ export type WebhookVerificationErrorCode =
  * try {
  *   const event = await verifyWebhook({ secret, headers: request.headers, body });
  * } catch (error) {
- *   if (error instanceof WebhookVerificationError) return new Response(error.code, { status: 400 });
+ *   if (WebhookVerificationError.is(error)) return new Response(error.code, { status: 400 });
  *   throw error;
  * }
  * ```
  */
-export class WebhookVerificationError extends Error {
-  override readonly name = "WebhookVerificationError";
+export class WebhookVerificationError extends ProspectKitError {
   /** Which rule rejected the webhook. */
   readonly code: WebhookVerificationErrorCode;
 
@@ -46,3 +47,4 @@ export class WebhookVerificationError extends Error {
     this.code = code;
   }
 }
+brand(WebhookVerificationError, "WebhookVerificationError");

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors/prospectkit-error.js";
 import { toFieldErrors } from "../schemas/issues.js";
 import { WebhookEvent } from "../schemas/webhook-event.js";
 import { WebhookVerificationError } from "./errors.js";
@@ -38,7 +39,7 @@ function requireHeader(headers: WebhookHeaders, name: string): string {
 function checkTimestamp(timestamp: string, toleranceSeconds: number, now: Date): void {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   if (!(toleranceSeconds >= 0) || !Number.isFinite(nowSeconds)) {
-    throw new RangeError("verifyWebhook needs a non-negative toleranceSeconds and a valid now.");
+    throw new ConfigurationError("verifyWebhook needs a non-negative toleranceSeconds and a valid now.");
   }
   if (!/^\d{1,15}$/.test(timestamp)) {
     throw new WebhookVerificationError(
@@ -87,7 +88,7 @@ function parseEvent(body: WebhookBody): WebhookEvent {
  * @returns the event `{ id, type, createdAt, data }`; de-duplicate on `id`, which stays the same across retries
  * @throws {@link WebhookVerificationError} when the webhook must not be trusted; its `code` says why
  *   and its message never contains the secret, a signature or the body
- * @throws RangeError when `toleranceSeconds` is negative or not a number, or `now` is an invalid date
+ * @throws ConfigurationError when `toleranceSeconds` is negative or not a number, or `now` is an invalid date
  * @example
  * ```ts
  * export async function POST(request: Request): Promise<Response> {

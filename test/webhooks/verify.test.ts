@@ -1,5 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
+  ConfigurationError,
+  ProspectKitError,
   verifyWebhook,
   type VerifyWebhookOptions,
   type WebhookEvent,
@@ -111,8 +113,8 @@ describe("verifyWebhook rejects what must not be trusted, with a typed error nam
     ["a negative tolerance", { toleranceSeconds: -1 }],
     ["a NaN tolerance (which would otherwise accept any timestamp)", { toleranceSeconds: Number.NaN }],
     ["an invalid date as now", { now: new Date(Number.NaN) }],
-  ])("fails closed on %s with a RangeError", async (_rule, change) => {
-    await expect(verify(change)).rejects.toBeInstanceOf(RangeError);
+  ])("fails closed on %s with a ConfigurationError", async (_rule, change) => {
+    await expect(verify(change)).rejects.toBeInstanceOf(ConfigurationError);
   });
 });
 
@@ -122,5 +124,15 @@ describe("types", () => {
     expectTypeOf<WebhookEvent["type"]>().toEqualTypeOf<WebhookEventKind | (string & {})>();
     expectTypeOf<WebhookEvent["data"]>().toEqualTypeOf<{ [key: string]: unknown }>();
     expectTypeOf<WebhookVerificationError["code"]>().toExtend<string>();
+  });
+});
+
+describe("WebhookVerificationError is one of the SDK's errors", () => {
+  it("is a ProspectKitError with kind and name WebhookVerificationError, recognised by is()", async () => {
+    const error = await verify({ secret: "whsec_" + btoa("another key of 24 bytes!") }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    expect(ProspectKitError.is(error)).toBe(true);
+    expect(WebhookVerificationError.is(error)).toBe(true);
+    expect(error).toMatchObject({ kind: "WebhookVerificationError", name: "WebhookVerificationError", code: "invalid_signature" });
   });
 });
