@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
+
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
 export default defineConfig({
   entry: {
@@ -19,4 +22,6 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   external: ["msw", /^node:/],
+  // src/version.ts: the user-agent and `prospectkit-mock --version` name the released version.
+  define: { __PROSPECTKIT_VERSION__: JSON.stringify(version) },
 });

@@ -1,6 +1,11 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+
 export default defineConfig({
+  // src/version.ts reads package.json's version, as the build writes it in.
+  define: { __PROSPECTKIT_VERSION__: JSON.stringify(version) },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
