@@ -85,7 +85,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 export function createMockApi(options: MockApiOptions = {}): MockApi {
   const resolved = resolveOptions(options);
   const faults = createFaults();
-  const requestLog = createRequestLog();
+  const requestLog = createRequestLog(() => current().apiKeys.keys());
   const current = () => store;
   const state = createMockState(current);
   let requestIds: IdFactory;

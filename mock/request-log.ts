@@ -3,6 +3,7 @@
  * is never recorded (no headers are), nor the query string (where a key must never be sent).
  * @module
  */
+import { REDACTED } from "../src/redact.js";
 import type { OperationId } from "./http/router.js";
 
 /** One answered request. */
@@ -35,13 +36,50 @@ export interface RequestLog {
   clear(): void;
 }
 
-/** Creates an empty request log: `api` for tests, `record` for the pipeline. */
-export function createRequestLog(): { api: RequestLog; record(entry: LoggedRequest): void } {
+/**
+ * Whether `value` holds a secret in any string or object key. Iterative, so the deepest hostile
+ * nesting cannot overflow the stack, and it copies nothing.
+ */
+function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
+  const pending: unknown[] = [value];
+  const hit = (text: string) => secrets.some((secret) => text.includes(secret));
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === "string") {
+      if (hit(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const element of item) pending.push(element); // no spread: a huge array exceeds the argument limit
+    } else if (typeof item === "object" && item !== null) {
+      for (const key of Object.keys(item)) {
+        if (hit(key)) return true;
+        pending.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Creates an empty request log. Entries are kept as answered; what the log hands out never
+ * contains an API key: a body in which a client wrongly put a key (or that echoes one) is handed
+ * out as `[redacted]`. The check runs when the log is read, which keeps the per-request path free of it.
+ * `api` is for tests, `record` for the pipeline.
+ * @param secrets - the API keys the mock knows right now
+ */
+export function createRequestLog(secrets: () => Iterable<string> = () => []): { api: RequestLog; record(entry: LoggedRequest): void } {
   let entries: LoggedRequest[] = [];
+  const clean = (entry: LoggedRequest | undefined): LoggedRequest | undefined => {
+    const known = [...secrets()].filter((secret) => secret.length > 0);
+    if (entry === undefined || known.length === 0) return entry;
+    const request = holdsSecret(entry.requestBody, known);
+    const response = holdsSecret(entry.responseBody, known);
+    if (!request && !response) return entry;
+    return { ...entry, ...(request && { requestBody: REDACTED }), ...(response && { responseBody: REDACTED }) };
+  };
   return {
     api: {
-      list: () => [...entries],
-      last: () => entries.at(-1),
+      list: () => entries.map((entry) => clean(entry)!),
+      last: () => clean(entries.at(-1)),
       get size() {
         return entries.length;
       },

@@ -102,6 +102,13 @@ describe("createMockApi options are checked at creation (TypeError)", () => {
     expectTypeOf<MockApi["fetch"]>().toMatchTypeOf<(url: string, init: RequestInit) => Promise<Response>>();
     expectTypeOf<MockApi["fetch"]>().toMatchTypeOf<(request: Request) => Promise<Response>>();
   });
+
+  it("a body nested 100,000 levels deep is checked without overflowing the stack", async () => {
+    const api = createMockApi({ apiKeys: ["pk_body_secret"] });
+    const body = `{"source":"crm","payload":{"deep":${"[".repeat(100_000)}"pk_body_secret"${"]".repeat(100_000)}}}`;
+    await api.fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" }, body });
+    expect(api.requests.last()?.requestBody).toBe("[redacted]");
+  });
 });
 
 describe("api.fetch behaves like fetch", () => {
@@ -154,5 +161,37 @@ describe("api.fetch behaves like fetch", () => {
     expect(inspect(keyed, { depth: 10, getters: true })).not.toContain("pk_test_very_secret");
     expect(JSON.stringify(keyed)).not.toContain("pk_test_very_secret");
     expect(keyed.state.snapshot()).not.toContain("pk_test_very_secret");
+  });
+
+  it("a body nested 100,000 levels deep is checked without overflowing the stack", async () => {
+    const api = createMockApi({ apiKeys: ["pk_body_secret"] });
+    const body = `{"source":"crm","payload":{"deep":${"[".repeat(100_000)}"pk_body_secret"${"]".repeat(100_000)}}}`;
+    await api.fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" }, body });
+    expect(api.requests.last()?.requestBody).toBe("[redacted]");
+  });
+});
+
+describe("the request log never hands out an API key", () => {
+  it.each([
+    ["as a body field", { apiKey: "pk_body_secret" }],
+    ["inside a string", { source: "crm pk_body_secret", payload: {} }],
+    ["as an object key in the payload", { source: "crm", payload: { pk_body_secret: 1 } }],
+  ])("a body in which a client wrongly put a key (%s) is withheld from list() and last()", async (_rule, body) => {
+    const api = createMockApi({ apiKeys: ["pk_body_secret"] });
+    await api.fetch(`${api.baseUrl}/v0/prospect_logs`, {
+      method: "POST",
+      headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(api.requests.size).toBe(1);
+    expect(JSON.stringify(api.requests.list())).not.toContain("pk_body_secret");
+    expect(api.requests.last()?.requestBody).toBe("[redacted]");
+  });
+
+  it("a body nested 100,000 levels deep is checked without overflowing the stack", async () => {
+    const api = createMockApi({ apiKeys: ["pk_body_secret"] });
+    const body = `{"source":"crm","payload":{"deep":${"[".repeat(100_000)}"pk_body_secret"${"]".repeat(100_000)}}}`;
+    await api.fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" }, body });
+    expect(api.requests.last()?.requestBody).toBe("[redacted]");
   });
 });
