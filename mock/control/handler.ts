@@ -13,6 +13,7 @@ import { readJsonBody } from "../http/body.js";
 import { problem, type Reply, toResponse } from "../http/reply.js";
 import type { TenantOfKey } from "./keys.js";
 import { newRequestId } from "./request-id.js";
+import type { Inbox } from "./inbox.js";
 import type { RequestOwners } from "./request-owners.js";
 import { CONTROL_ROUTES, type ControlContext, type ControlRoute } from "./routes.js";
 
@@ -29,6 +30,8 @@ export interface MockControlOptions {
   readonly owners: RequestOwners;
   /** Resets the mock and everything kept about it. */
   reset(): void;
+  /** The built-in webhook inbox. */
+  readonly inbox: Inbox;
 }
 
 type RouteMatch =
@@ -95,9 +98,9 @@ async function parseInput(route: ControlRoute, request: Request, url: URL, reque
 }
 
 /** Runs a route; a refusal of the state API (a taken ID, an unprocessed version) is a 400. */
-function run(route: ControlRoute, context: ControlContext, requestId: string): Reply {
+async function run(route: ControlRoute, context: ControlContext, requestId: string): Promise<Reply> {
   try {
-    const result = route.run(context);
+    const result = await route.run(context);
     if (result.ok) return { status: route.status, body: result.body };
     const code: ErrorCode = result.status === 404 ? "not_found" : "invalid_request";
     return problem(requestId, code, result.detail, result.errors ? { errors: result.errors } : {});
@@ -114,14 +117,16 @@ function run(route: ControlRoute, context: ControlContext, requestId: string): R
  * @returns a fetch handler for paths under {@link CONTROL_PATH_PREFIX}; it never rejects
  */
 export function createMockControl(options: MockControlOptions): (request: Request) => Promise<Response> {
-  const { api, tenantOf, owners, reset } = options;
+  const { api, tenantOf, owners, reset, inbox } = options;
   const answer = async (request: Request, requestId: string): Promise<Reply> => {
-    const key = request.headers.get(API_KEY_HEADER);
-    if (key === null || key === "") return problem(requestId, "missing_api_key", "Send your API key in the x-api-key header.");
-    const tenantId = tenantOf(key);
-    if (tenantId === null) return problem(requestId, "invalid_api_key", "The API key in the x-api-key header is unknown or revoked.");
     const url = new URL(request.url);
     const match = matchRoute(request.method, url.pathname);
+    // A public route (the inbox) takes no key; everywhere else the key is checked first (401 wins over 404).
+    const isPublic = match.kind === "route" && match.route.public === true;
+    const key = request.headers.get(API_KEY_HEADER);
+    if (!isPublic && (key === null || key === "")) return problem(requestId, "missing_api_key", "Send your API key in the x-api-key header.");
+    const tenantId = isPublic ? "" : tenantOf(key);
+    if (tenantId === null) return problem(requestId, "invalid_api_key", "The API key in the x-api-key header is unknown or revoked.");
     if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /openapi.json).");
     if (match.kind === "wrong-method") {
       const allow = match.allow.join(", ");
@@ -136,6 +141,8 @@ export function createMockControl(options: MockControlOptions): (request: Reques
       ...input,
       requestsOfTenant: () => owners.list(tenantId),
       reset,
+      request,
+      inbox,
     };
     return run(match.route, context, requestId);
   };
