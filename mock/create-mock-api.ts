@@ -109,7 +109,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   function initialise(): void {
     requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
-    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events));
+    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events), (id) => store.takenIds.has(id));
     store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
