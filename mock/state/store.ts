@@ -17,7 +17,7 @@ import { createTenantData, type TenantData } from "./tenant-data.js";
 export const STREAMS = { resources: 0, requests: 1, events: 2, secrets: 3 } as const;
 
 /** Receives the webhook events that state changes cause (the mock's dispatcher, or nothing). */
-export type EventSink = (kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookSubscriptionRecord[]) => void;
+export type EventSink = (kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookSubscriptionRecord[], tenantId: string) => void;
 
 /** The state and the services every write needs. */
 export interface Store {
@@ -55,7 +55,7 @@ export function createStore(config: StoreConfig): Store {
     nowMs,
     newId: (prefix, atMs) => ids.next(prefix, atMs ?? nowMs()),
     newSecret: () => webhookSecretFromBytes(randomBytes(secrets, 24)),
-    emit: (tenant, kind, data) => config.sink(kind, data, [...tenant.subscriptions.values()]),
+    emit: (tenant, kind, data) => config.sink(kind, data, [...tenant.subscriptions.values()], tenant.record.id),
   };
 }
 
