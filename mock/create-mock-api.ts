@@ -4,6 +4,7 @@
  * browsers, Deno, Bun and workers, and never needs msw.
  * @module
  */
+import { createChangeFeed, type MockChanges } from "./changes.js";
 import { createFaults, type MockFaults } from "./faults.js";
 import { createIdFactory, type IdFactory } from "./ids.js";
 import { createPipeline, type Outcome } from "./http/pipeline.js";
@@ -55,6 +56,8 @@ export interface MockApi {
   readonly requests: RequestLog;
   /** Webhook deliveries. */
   readonly webhooks: MockWebhooks;
+  /** What just changed, per tenant: answered requests, emitted events, resets (for live views). */
+  readonly changes: MockChanges;
   /** The base URL served (origin and path, no trailing slash, no `/v0`). */
   readonly baseUrl: string;
   /** Back to the initial state: the configured tenants and keys, fixtures re-run, IDs restarted, faults, log and deliveries cleared. */
@@ -96,6 +99,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const resolved = resolveOptions(options);
   const faults = createFaults();
   const requestLog = createRequestLog(() => current().apiKeys.keys());
+  const changes = createChangeFeed();
   const current = () => store;
   const state = createMockState(current);
   let requestIds: IdFactory;
@@ -120,11 +124,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   function initialise(): void {
     requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
-    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events));
+    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events), (id) => store.takenIds.has(id));
     store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
-      sink: (kind, data, targets, tenantId) => dispatcher.emit(kind, data, targets, tenantId),
+      sink: (kind, data, targets, tenantId) => {
+        const event = dispatcher.emit(kind, data, targets, tenantId);
+        changes.announce(tenantId, { kind: "event", type: kind });
+        return event;
+      },
     });
     const byTenant = new Map<string | undefined, string[]>();
     for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
@@ -138,7 +146,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     basePath: resolved.basePath,
     newRequestId: () => requestIds.next("req", store.nowMs()),
     takeFaults: faults.take,
-    record: requestLog.record,
+    record(entry, tenantId) {
+      requestLog.record(entry);
+      if (tenantId !== null) changes.announce(tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
+    },
   });
 
   const api: MockApi = {
@@ -160,12 +171,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       redeliver: (eventId) => dispatcher.redeliver(eventId),
       inFlight: () => dispatcher.inFlight(),
     },
+    changes,
     baseUrl: resolved.baseUrl,
     reset() {
       faults.api.clear();
       requestLog.api.clear();
       dispatcher.reset();
       initialise();
+      changes.announce(null, { kind: "reset" });
     },
   };
   return api;

@@ -112,6 +112,22 @@ async function run(route: ControlRoute, context: ControlContext, requestId: stri
 }
 
 /**
+ * The control API's authentication, for every route under {@link CONTROL_PATH_PREFIX} (the
+ * console's event stream included): the `x-api-key` header names a known key.
+ * @param request - the request
+ * @param tenantOf - the key directory
+ * @param requestId - the ID a refusal carries
+ * @returns the caller's tenant, or the 401 problem to answer
+ */
+export function authenticateControl(request: Request, tenantOf: TenantOfKey, requestId: string): { tenantId: string } | Reply {
+  const key = request.headers.get(API_KEY_HEADER);
+  if (key === null || key === "") return problem(requestId, "missing_api_key", "Send your API key in the x-api-key header.");
+  const tenantId = tenantOf(key);
+  if (tenantId === null) return problem(requestId, "invalid_api_key", "The API key in the x-api-key header is unknown or revoked.");
+  return { tenantId };
+}
+
+/**
  * Creates the control API.
  * @param options - the mock, the key directory, the request owners and the reset
  * @returns a fetch handler for paths under {@link CONTROL_PATH_PREFIX}; it never rejects
@@ -123,10 +139,9 @@ export function createMockControl(options: MockControlOptions): (request: Reques
     const match = matchRoute(request.method, url.pathname);
     // A public route (the inbox) takes no key; everywhere else the key is checked first (401 wins over 404).
     const isPublic = match.kind === "route" && match.route.public === true;
-    const key = request.headers.get(API_KEY_HEADER);
-    if (!isPublic && (key === null || key === "")) return problem(requestId, "missing_api_key", "Send your API key in the x-api-key header.");
-    const tenantId = isPublic ? "" : tenantOf(key);
-    if (tenantId === null) return problem(requestId, "invalid_api_key", "The API key in the x-api-key header is unknown or revoked.");
+    const auth = isPublic ? { tenantId: "" } : authenticateControl(request, tenantOf, requestId);
+    if ("status" in auth) return auth;
+    const { tenantId } = auth;
     if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /openapi.json).");
     if (match.kind === "wrong-method") {
       const allow = match.allow.join(", ");
@@ -144,7 +159,13 @@ export function createMockControl(options: MockControlOptions): (request: Reques
       request,
       inbox,
     };
-    return run(match.route, context, requestId);
+    const reply = await run(match.route, context, requestId);
+    // A write is announced to live views: faults act on the whole server, and the inbox (a public
+    // route) may receive for any tenant, so every tenant hears of those.
+    if (match.route.method !== "GET" && reply.status < 300) {
+      api.changes.announce(match.route.path.endsWith("/faults") || isPublic ? null : tenantId, { kind: "state" });
+    }
+    return reply;
   };
   return async (request) => {
     const requestId = newRequestId();

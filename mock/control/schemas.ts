@@ -11,6 +11,7 @@ import {
   HttpUrl,
   JsonObjectSchema,
   OpaqueId,
+  Page,
   ProspectId,
   ProspectLogId,
   WebhookEventKind,
@@ -93,6 +94,19 @@ export const SubscriptionRecordSchema = z.object({
   updatedAt: DateTime,
 });
 
+/** A subscription as listings show it: without its signing secret (ask for that on its own). */
+export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true });
+
+/**
+ * A subscription's signing secret, handed out on request only; after a rotation also the
+ * previous one, while it still signs beside the new one.
+ */
+export const SubscriptionSecretSchema = z.object({
+  id: OpaqueId,
+  secret: WebhookSecret,
+  previousSecret: z.nullable(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
+});
+
 /** A prospect and the identifiers it holds. */
 export const ProspectRecordSchema = z.object({
   id: ProspectId,
@@ -127,6 +141,16 @@ export const LoggedRequestSchema = z.object({
   requestBody: z.optional(z.unknown()),
   responseBody: z.optional(z.unknown()),
   receivedAt: DateTime,
+  durationMs: z.number(),
+});
+
+/** `GET /__mock/state`: everything one tenant holds (defined below its parts). */
+export const TenantStateSchema = z.object({
+  prospects: z.array(ProspectRecordSchema),
+  prospectLogs: z.array(ProspectLogRecordSchema),
+  pageGroups: z.array(PageGroupRecordSchema),
+  pages: z.array(z.object({ ...Page.shape, versions: z.array(PageVersionRecordSchema) })),
+  webhookSubscriptions: z.array(SubscriptionListingSchema),
 });
 
 /** A fault still armed; `remaining: null` lasts until the faults are cleared. */
@@ -196,13 +220,6 @@ export const ControlDeliveryQuery = z.strictObject({
   eventId: z.optional(OpaqueId),
   subscriptionId: z.optional(OpaqueId),
   status: z.optional(DeliveryStatusSchema),
-});
-
-/** A subscription's signing secrets: the current one, and the rotated-out one while it still signs. */
-export const SubscriptionSecretSchema = z.object({
-  subscriptionId: OpaqueId,
-  secret: WebhookSecret,
-  previousSecret: z.nullable(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
 });
 
 /** What the inbox found when it verified a request. */

@@ -31,7 +31,7 @@ function secretsOf({ api, tenantId }: ControlContext, id: string): ControlResult
   if (subscription === undefined) return notFound("webhook subscription", id);
   const signing = api.state.webhookSubscriptions.signingSecrets(id, { tenantId }) ?? [];
   const previous = signing.length > 1 ? (subscription.previousSecret ?? null) : null;
-  return ok({ subscriptionId: id, secret: subscription.secret, previousSecret: previous });
+  return ok({ id, secret: subscription.secret, previousSecret: previous });
 }
 
 /** The inbox's answer to a sender: 200 when a subscription's secret verifies the request, else a 400 saying why. */
@@ -114,8 +114,8 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
   {
     method: "GET",
     path: "/__mock/webhook_subscriptions/{subscriptionId}/secret",
-    operationId: "getWebhookSecret",
-    summary: "Read a subscription's signing secret (and, after a rotation, the previous one while it still signs)",
+    operationId: "getWebhookSubscriptionSecret",
+    summary: "The whsec_ secret that signs a subscription's deliveries (listings leave it out); after a rotation also the previous one while it still signs",
     status: 200,
     response: SubscriptionSecretSchema,
     run: (context) => secretsOf(context, context.params["subscriptionId"]!),

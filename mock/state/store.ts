@@ -10,6 +10,7 @@ import { MockStateError } from "../errors.js";
 import { createIdFactory, type IdPrefix } from "../ids.js";
 import { createRandom, randomBytes, type Seed } from "../random.js";
 import { webhookSecretFromBytes } from "../webhooks/index.js";
+import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
 import { createTenantData, type TenantData } from "./tenant-data.js";
 
@@ -24,11 +25,13 @@ export interface Store {
   readonly tenants: Map<string, TenantData>;
   /** API key → tenant ID. */
   readonly apiKeys: Map<string, string>;
+  /** Every ID stored (tenants, API keys, every record): generated IDs skip them. */
+  readonly takenIds: IdRegistry;
   /** The tenant state helpers use when no `tenantId` is given: the first one created. */
   defaultTenantId: string | null;
   /** The clock, in epoch milliseconds. */
   nowMs(): number;
-  /** A new ID with `prefix`, from the resource stream, for the time `atMs` (default: now). */
+  /** A new ID with `prefix`, from the resource stream, for the time `atMs` (default: now); never a taken one. */
   newId(prefix: IdPrefix, atMs?: number): string;
   /** A new `whsec_` secret from the secret stream. */
   newSecret(): string;
@@ -45,12 +48,14 @@ export interface StoreConfig {
 
 /** Creates an empty store. */
 export function createStore(config: StoreConfig): Store {
-  const ids = createIdFactory(createRandom(config.seed, STREAMS.resources));
+  const takenIds: IdRegistry = new Set();
+  const ids = createIdFactory(createRandom(config.seed, STREAMS.resources), (id) => takenIds.has(id));
   const secrets = createRandom(config.seed, STREAMS.secrets);
   const nowMs = () => readClock(config.clock);
   return {
-    tenants: new Map(),
-    apiKeys: new Map(),
+    tenants: new IdRegisteredMap(takenIds),
+    apiKeys: new IdRegisteredMap(takenIds),
+    takenIds,
     defaultTenantId: null,
     nowMs,
     newId: (prefix, atMs) => ids.next(prefix, atMs ?? nowMs()),
@@ -79,7 +84,7 @@ export function tenantFor(store: Store, tenantId: string | undefined): TenantDat
 
 /** Adds a new, empty tenant. */
 export function addTenant(store: Store, id: string): TenantData {
-  const tenant = createTenantData({ id, createdAt: timestamp(store) });
+  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.takenIds);
   store.tenants.set(id, tenant);
   store.defaultTenantId ??= id;
   return tenant;

@@ -94,9 +94,9 @@ describe("every curl the banner prints works as printed", () => {
     expect(outputs[2]).toMatchObject({ id: "webhooksubscription_demo", active: false });
     expect(outputs[3]).toMatchObject({ data: [{ source: "crm", payload: { event: "signed_up", plan: "team" } }] });
     expect(outputs[4], "the demo inbox: empty until a version is published").toEqual({ data: [] });
-    await cli.waitFor("GET /__mock/prospect_logs 200");
+    await cli.waitFor("GET /__mock/inbox/demo 200");
     const statuses = cli.stdout().match(/ (POST|GET|PATCH) \S+ \d{3} /g)!.map((line) => line.trim().split(" ")[2]);
-    expect(statuses).toEqual(["201", "200", "200", "200"]);
+    expect(statuses).toEqual(["201", "200", "200", "200", "200"]);
     expect(cli.stdout()).toContain(`x-api-key: ${DEFAULT_API_KEY}`);
   });
 });
