@@ -14,7 +14,8 @@ import type { Store } from "../state/store.js";
 import { authenticate } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import { PROBLEMS, problem, type Reply, toResponse } from "./reply.js";
-import { matchRoute, type OperationId, type RouteMatch } from "./router.js";
+import { API_PREFIX, type OperationId } from "../../src/operations.js";
+import { type ApiRouteMatch, matchRoute } from "./router.js";
 
 /** What the pipeline produced: a response, or a dropped connection. */
 export type Outcome = { readonly kind: "response"; readonly response: Response } | { readonly kind: "network-error" };
@@ -68,13 +69,13 @@ function relativePath(pathname: string, basePath: string): string {
 async function answer(
   store: Store,
   request: Request,
-  route: RouteMatch,
+  route: ApiRouteMatch,
   requestId: string,
   onBody: (body: unknown) => void,
   onTenant: (tenantId: string) => void,
 ): Promise<Reply | Pending> {
-  if (route.kind === "not-found" && !route.underV0) {
-    return problem(requestId, "not_found", "Every API path starts with /v0.");
+  if (route.kind === "not-found" && !route.underApi) {
+    return problem(requestId, "not_found", `Every API path starts with ${API_PREFIX}.`);
   }
   const auth = authenticate(store, request.headers);
   if (!auth.ok) return problem(requestId, auth.code, auth.detail);
