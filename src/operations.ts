@@ -151,11 +151,14 @@ export interface GetPageParams {
   pageId: string;
 }
 
-/** Input of `updateWebhookSubscription`: the subscription's ID and the changes (spec 4.3). */
-export type UpdateWebhookSubscriptionParams = AcceptReadonly<WebhookSubscriptionUpdate> & {
+/**
+ * Input of `updateWebhookSubscription`: the subscription's ID and the changes (spec 4.3). An
+ * interface, so that editors and declaration files show its name.
+ */
+export interface UpdateWebhookSubscriptionParams extends AcceptReadonly<WebhookSubscriptionUpdate> {
   /** The webhook subscription's ID. */
   subscriptionId: string;
-};
+}
 
 const PageRef = z.object({ pageGroupId: PathId, pageId: PathId });
 const SubscriptionRef = z.object({ subscriptionId: PathId });
