@@ -4,6 +4,7 @@
  * else a 404.
  * @module
  */
+import { allowList, routingMethod } from "./method.js";
 
 /** The API's operations, named as the SDK names its methods. */
 export const OPERATIONS = ["createProspectLog", "getPage", "updateWebhookSubscription"] as const;
@@ -55,7 +56,7 @@ function matchSegments(route: Route, segments: readonly string[]): Record<string
 }
 
 /**
- * Routes a request.
+ * Routes a request (`HEAD` is served by the `GET` route; `Allow` lists `HEAD` beside `GET`).
  * @param method - the request method
  * @param path - the URL path below the mock's base URL, e.g. `/v0/prospect_logs`
  */
@@ -66,8 +67,8 @@ export function matchRoute(method: string, path: string): RouteMatch {
   for (const route of ROUTES) {
     const params = matchSegments(route, segments);
     if (params === null) continue;
-    if (route.method === method) return { kind: "operation", operation: route.operation, params };
+    if (route.method === routingMethod(method)) return { kind: "operation", operation: route.operation, params };
     allow.push(route.method);
   }
-  return allow.length > 0 ? { kind: "wrong-method", allow } : { kind: "not-found", underV0: true };
+  return allow.length > 0 ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found", underV0: true };
 }
