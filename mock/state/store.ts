@@ -4,7 +4,7 @@
  * reset builds a fresh one, so two mocks, or a mock before and after a reset, never share data.
  * @module
  */
-import type { JsonObject, WebhookEventKind } from "../../src/schemas/index.js";
+import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
 import { type Clock, formatTimestamp, readClock } from "../clock.js";
 import { MockStateError } from "../errors.js";
 import { createIdFactory, type IdPrefix } from "../ids.js";
@@ -17,8 +17,8 @@ import { createTenantData, type TenantData } from "./tenant-data.js";
 /** Random streams of one seed: each kind of value draws from its own, so they never shift each other. */
 export const STREAMS = { resources: 0, requests: 1, events: 2, secrets: 3 } as const;
 
-/** Receives the webhook events that state changes cause (the mock's dispatcher, or nothing). */
-export type EventSink = (kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookSubscriptionRecord[]) => void;
+/** Receives the webhook events that state changes cause (the mock's dispatcher), with the tenant they belong to. */
+export type EventSink = (kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookSubscriptionRecord[], tenantId: string) => WebhookEvent;
 
 /** The state and the services every write needs. */
 export interface Store {
@@ -35,8 +35,8 @@ export interface Store {
   newId(prefix: IdPrefix, atMs?: number): string;
   /** A new `whsec_` secret from the secret stream. */
   newSecret(): string;
-  /** Emits a webhook event to the tenant's subscriptions. */
-  emit(tenant: TenantData, kind: WebhookEventKind, data: JsonObject): void;
+  /** Emits a webhook event to the tenant's subscriptions. @returns the event */
+  emit(tenant: TenantData, kind: WebhookEventKind, data: JsonObject): WebhookEvent;
 }
 
 /** What a store is built from. */
@@ -60,7 +60,7 @@ export function createStore(config: StoreConfig): Store {
     nowMs,
     newId: (prefix, atMs) => ids.next(prefix, atMs ?? nowMs()),
     newSecret: () => webhookSecretFromBytes(randomBytes(secrets, 24)),
-    emit: (tenant, kind, data) => config.sink(kind, data, [...tenant.subscriptions.values()]),
+    emit: (tenant, kind, data) => config.sink(kind, data, [...tenant.subscriptions.values()], tenant.record.id),
   };
 }
 
