@@ -13,6 +13,7 @@ import type { LoggedRequest } from "../request-log.js";
 import type { Store } from "../state/store.js";
 import { authenticate } from "./auth.js";
 import { readJsonBody } from "./body.js";
+import { forMethod, methodOf } from "./method.js";
 import { PROBLEMS, problem, type Reply, toResponse } from "./reply.js";
 import { API_PREFIX, type OperationId } from "../../src/operations.js";
 import { type ApiRouteMatch, matchRoute } from "./router.js";
@@ -113,7 +114,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       requestId = deps.newRequestId();
       receivedAt = formatTimestamp(store.nowMs());
       path = new URL(request.url).pathname;
-      const route = matchRoute(request.method, relativePath(path, deps.basePath));
+      const route = matchRoute(methodOf(request), relativePath(path, deps.basePath));
       operation = route.kind === "operation" ? route.operation : null;
       const { latencyMs, fault } = deps.takeFaults(operation);
       const dropNow = fault?.kind === "network-error" && !fault.afterProcessing;
@@ -135,7 +136,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
     }
     deps.record({
       requestId,
-      method: request.method,
+      method: methodOf(request),
       path,
       operation,
       status: reply?.status ?? 0,
@@ -144,6 +145,6 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       receivedAt,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     }, tenantId);
-    return reply === null ? { kind: "network-error" } : { kind: "response", response: toResponse(reply, requestId) };
+    return reply === null ? { kind: "network-error" } : { kind: "response", response: await forMethod(methodOf(request), toResponse(reply, requestId)) };
   };
 }
