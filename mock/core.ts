@@ -38,7 +38,7 @@ export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api
 export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
 export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/subscriptions-api.js";
 export type { ApiKeysApi, TenantsApi } from "./state/tenants.js";
-export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
+export type { AttemptFailureReason, Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
 export { normaliseLinkedinUrl } from "./state/linkedin.js";
 export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
 export type * from "./state/records.js";

@@ -6,6 +6,7 @@
 export { createServerApp, OPENAPI_PATH, type ServerApp, type ServerAppOptions } from "./app.js";
 export { ALLOWED_HEADERS, ALLOWED_METHODS, EXPOSED_HEADERS } from "./cors.js";
 export type { AnsweredRequest } from "./node-handler.js";
+export { DEFAULT_WEBHOOK_CONCURRENCY, type ServerWebhookOptions } from "./delivery.js";
 export { DEFAULT_HOST, DEFAULT_PORT, KEEP_ALIVE_TIMEOUT_MS, type MockServer, type MockServerOptions, startMockServer } from "./start.js";
 export { CONTROL_PATH_PREFIX } from "../control/handler.js";
 export { createOpenApiDocument, DEFAULT_DOCUMENT_SERVER, TAGS as OPENAPI_TAGS } from "../openapi/document.js";
