@@ -8,6 +8,7 @@ import type { MockApi, MockApiOptions, MockOutcome } from "../core.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { createKeyDirectory } from "../control/keys.js";
 import { problemResponse } from "../control/request-id.js";
+import { forMethod, methodOf } from "../http/method.js";
 import { problem } from "../http/reply.js";
 import { createRequestOwners } from "../control/request-owners.js";
 import { createOpenApiDocument } from "../openapi/document.js";
@@ -44,8 +45,8 @@ function pathOf(url: string): string {
   return end === -1 ? url.slice(start) : url.slice(start, end);
 }
 
-function document(text: string): MockOutcome {
-  return { kind: "response", response: new Response(text, { headers: { "content-type": "application/json" } }) };
+async function document(text: string, method: string): Promise<MockOutcome> {
+  return { kind: "response", response: await forMethod(method, new Response(text, { headers: { "content-type": "application/json" } })) };
 }
 
 /** The 405 of a method other than GET or HEAD on the document. */
@@ -109,9 +110,10 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
     handle(request) {
       const path = pathOf(request.url);
       if (path === OPENAPI_PATH) {
-        if (request.method !== "GET" && request.method !== "HEAD") return Promise.resolve(documentMethodNotAllowed());
+        const method = methodOf(request);
+        if (method !== "GET" && method !== "HEAD") return Promise.resolve(documentMethodNotAllowed());
         documentText ??= JSON.stringify(createOpenApiDocument(serverUrl ?? new URL(request.url).origin));
-        return Promise.resolve(document(documentText));
+        return document(documentText, method);
       }
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
         return control(request).then((response): MockOutcome => ({ kind: "response", response }));
