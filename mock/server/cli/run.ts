@@ -11,7 +11,7 @@ import { loadFixtures } from "../../control/fixtures.js";
 import { MockStateError, type MockState } from "../../core.js";
 import { DEMO_FIXTURES } from "../demo.js";
 import { startMockServer, type MockServer } from "../start.js";
-import { type CliOptions, HELP, parseCli, UsageError } from "./args.js";
+import { type CliOptions, helpText, parseCli, UsageError } from "./args.js";
 import { describeFieldErrors, readDataFile } from "./data-file.js";
 import { banner, requestLine } from "./output.js";
 import { watchParent } from "./parent.js";
@@ -101,7 +101,7 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
     const options = parseCli(argv);
-    if (options.help) return (io.stdout.write(`${HELP}\n`), 0);
+    if (options.help) return (io.stdout.write(`${helpText()}\n`), 0);
     if (options.version) return (io.stdout.write(`${VERSION}\n`), 0);
     const server = await start(options, io);
     const state = server.api.state;
