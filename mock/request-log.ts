@@ -22,6 +22,8 @@ export interface LoggedRequest {
   readonly responseBody: unknown;
   /** When the request was received (the mock's clock). */
   readonly receivedAt: string;
+  /** How long the mock took to answer, in milliseconds (real time, injected latency included). */
+  readonly durationMs: number;
 }
 
 /** `api.requests`: the requests answered since creation or the last reset, oldest first. */

@@ -109,6 +109,22 @@ function run(route: ControlRoute, context: ControlContext, requestId: string): R
 }
 
 /**
+ * The control API's authentication, for every route under {@link CONTROL_PATH_PREFIX} (the
+ * console's event stream included): the `x-api-key` header names a known key.
+ * @param request - the request
+ * @param tenantOf - the key directory
+ * @param requestId - the ID a refusal carries
+ * @returns the caller's tenant, or the 401 problem to answer
+ */
+export function authenticateControl(request: Request, tenantOf: TenantOfKey, requestId: string): { tenantId: string } | Reply {
+  const key = request.headers.get(API_KEY_HEADER);
+  if (key === null || key === "") return problem(requestId, "missing_api_key", "Send your API key in the x-api-key header.");
+  const tenantId = tenantOf(key);
+  if (tenantId === null) return problem(requestId, "invalid_api_key", "The API key in the x-api-key header is unknown or revoked.");
+  return { tenantId };
+}
+
+/**
  * Creates the control API.
  * @param options - the mock, the key directory, the request owners and the reset
  * @returns a fetch handler for paths under {@link CONTROL_PATH_PREFIX}; it never rejects
@@ -116,10 +132,9 @@ function run(route: ControlRoute, context: ControlContext, requestId: string): R
 export function createMockControl(options: MockControlOptions): (request: Request) => Promise<Response> {
   const { api, tenantOf, owners, reset } = options;
   const answer = async (request: Request, requestId: string): Promise<Reply> => {
-    const key = request.headers.get(API_KEY_HEADER);
-    if (key === null || key === "") return problem(requestId, "missing_api_key", "Send your API key in the x-api-key header.");
-    const tenantId = tenantOf(key);
-    if (tenantId === null) return problem(requestId, "invalid_api_key", "The API key in the x-api-key header is unknown or revoked.");
+    const auth = authenticateControl(request, tenantOf, requestId);
+    if ("status" in auth) return auth;
+    const { tenantId } = auth;
     const url = new URL(request.url);
     const match = matchRoute(request.method, url.pathname);
     if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /openapi.json).");
@@ -137,7 +152,12 @@ export function createMockControl(options: MockControlOptions): (request: Reques
       requestsOfTenant: () => owners.list(tenantId),
       reset,
     };
-    return run(match.route, context, requestId);
+    const reply = run(match.route, context, requestId);
+    // A write is announced to live views: faults act on the whole server, so every tenant hears of them.
+    if (match.route.method !== "GET" && reply.status < 300) {
+      api.changes.announce(match.route.path.endsWith("/faults") ? null : tenantId, { kind: "state" });
+    }
+    return reply;
   };
   return async (request) => {
     const requestId = newRequestId();

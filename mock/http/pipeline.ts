@@ -28,7 +28,8 @@ export interface PipelineDeps {
   /** A new `req_` ID. */
   newRequestId(): string;
   takeFaults(operation: OperationId | null): TakenFaults;
-  record(entry: LoggedRequest): void;
+  /** Logs an answered request; `tenantId` is the caller's tenant once authenticated, else null. */
+  record(entry: LoggedRequest, tenantId: string | null): void;
 }
 
 const STATUS_TITLES: Readonly<Record<number, string>> = {
@@ -70,12 +71,14 @@ async function answer(
   route: RouteMatch,
   requestId: string,
   onBody: (body: unknown) => void,
+  onTenant: (tenantId: string) => void,
 ): Promise<Reply | Pending> {
   if (route.kind === "not-found" && !route.underV0) {
     return problem(requestId, "not_found", "Every API path starts with /v0.");
   }
   const auth = authenticate(store, request.headers);
   if (!auth.ok) return problem(requestId, auth.code, auth.detail);
+  onTenant(auth.tenant.record.id);
   if (route.kind === "not-found") return problem(requestId, "not_found", "No API operation has this path.");
   if (route.kind === "wrong-method") {
     const allow = route.allow.join(", ");
@@ -96,12 +99,14 @@ async function answer(
  */
 export function createPipeline(deps: PipelineDeps): (request: Request) => Promise<Outcome> {
   return async (request) => {
+    const started = performance.now();
     const store = deps.store();
     let requestId = "req_unavailable";
     let receivedAt = "";
     let path = "";
     let operation: OperationId | null = null;
     let requestBody: unknown;
+    let tenantId: string | null = null;
     let reply: Reply | null = null;
     try {
       requestId = deps.newRequestId();
@@ -115,7 +120,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
         ? null
         : fault?.kind === "status"
           ? faultReply(requestId, fault.status, fault.retryAfterSeconds)
-          : await answer(store, request, route, requestId, (body) => (requestBody = body));
+          : await answer(store, request, route, requestId, (body) => (requestBody = body), (id) => (tenantId = id));
       if (latencyMs > 0) {
         if (pending !== null && isPending(pending)) pending.hold();
         await new Promise((resolve) => setTimeout(resolve, latencyMs));
@@ -136,7 +141,8 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       requestBody,
       responseBody: reply === null ? undefined : (reply.rawText ?? reply.body),
       receivedAt,
-    });
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    }, tenantId);
     return reply === null ? { kind: "network-error" } : { kind: "response", response: toResponse(reply, requestId) };
   };
 }

@@ -85,6 +85,30 @@ function bodyOf(method: string, read: Exclude<BodyRead, { kind: "aborted" }>): B
   return read.bytes as Uint8Array<ArrayBuffer>;
 }
 
+/** Whether an answer is a stream of server-sent events (the console's live feed): written as it comes. */
+function isEventStream(answer: Response): answer is Response & { body: ReadableStream<Uint8Array> } {
+  return answer.body !== null && (answer.headers.get("content-type") ?? "").startsWith("text/event-stream");
+}
+
+/** Writes each chunk as it comes, until the stream ends or the client goes away (which cancels it). */
+async function writeStream(response: ServerResponse, status: number, headers: string[], body: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = body.getReader();
+  response.on("close", () => void reader.cancel().catch(ignore));
+  response.writeHead(status, headers);
+  response.flushHeaders();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || response.destroyed) break;
+      response.write(value);
+    }
+  } catch {
+    // The stream failed or was cancelled: the answer ends here.
+  }
+  response.end();
+  return status;
+}
+
 async function writeOutcome(response: ServerResponse, outcome: MockOutcome, closeAfter: boolean): Promise<number> {
   if (outcome.kind === "network-error") {
     response.destroy();
@@ -94,6 +118,7 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
   // A flat [name, value, ...] list: node:http writes it as is, without building an object.
   const headers = [...CORS_HEADER_LIST];
   answer.headers.forEach((value, name) => headers.push(name, value));
+  if (isEventStream(answer)) return writeStream(response, answer.status, headers, answer.body);
   // A string body lets node:http send the head and the body in one write.
   const body = await answer.text();
   headers.push("content-length", String(Buffer.byteLength(body)));
