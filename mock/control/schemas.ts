@@ -123,6 +123,7 @@ export const LoggedRequestSchema = z.object({
   requestBody: z.optional(z.unknown()),
   responseBody: z.optional(z.unknown()),
   receivedAt: DateTime,
+  tenantId: z.nullable(OpaqueId),
 });
 
 /** A fault still armed; `remaining: null` lasts until the faults are cleared. */

@@ -11,7 +11,7 @@ import { OPERATION_HANDLERS } from "../operations/index.js";
 import { isPending, type Pending } from "../operations/context.js";
 import type { LoggedRequest } from "../request-log.js";
 import type { Store } from "../state/store.js";
-import { authenticate } from "./auth.js";
+import { type AuthResult, authenticate } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import { PROBLEMS, problem, type Reply, toResponse } from "./reply.js";
 import { API_PREFIX, type OperationId } from "../../src/operations.js";
@@ -69,13 +69,13 @@ async function answer(
   store: Store,
   request: Request,
   route: ApiRouteMatch,
+  auth: AuthResult,
   requestId: string,
   onBody: (body: unknown) => void,
 ): Promise<Reply | Pending> {
   if (route.kind === "not-found" && !route.underApi) {
     return problem(requestId, "not_found", `Every API path starts with ${API_PREFIX}.`);
   }
-  const auth = authenticate(store, request.headers);
   if (!auth.ok) return problem(requestId, auth.code, auth.detail);
   if (route.kind === "not-found") return problem(requestId, "not_found", "No API operation has this path.");
   if (route.kind === "wrong-method") {
@@ -102,6 +102,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
     let receivedAt = "";
     let path = "";
     let operation: OperationId | null = null;
+    let tenantId: string | null = null;
     let requestBody: unknown;
     let reply: Reply | null = null;
     try {
@@ -109,6 +110,9 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       receivedAt = formatTimestamp(store.nowMs());
       path = new URL(request.url).pathname;
       const route = matchRoute(request.method, relativePath(path, deps.basePath));
+      // Looked up first so the log knows the caller of every request, faults and 404s included.
+      const auth = authenticate(store, request.headers);
+      if (auth.ok) tenantId = auth.tenant.record.id;
       operation = route.kind === "operation" ? route.operation : null;
       const { latencyMs, fault } = deps.takeFaults(operation);
       const dropNow = fault?.kind === "network-error" && !fault.afterProcessing;
@@ -116,7 +120,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
         ? null
         : fault?.kind === "status"
           ? faultReply(requestId, fault.status, fault.retryAfterSeconds)
-          : await answer(store, request, route, requestId, (body) => (requestBody = body));
+          : await answer(store, request, route, auth, requestId, (body) => (requestBody = body));
       if (latencyMs > 0) {
         if (pending !== null && isPending(pending)) pending.hold();
         await new Promise((resolve) => setTimeout(resolve, latencyMs));
@@ -137,6 +141,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       requestBody,
       responseBody: reply === null ? undefined : (reply.rawText ?? reply.body),
       receivedAt,
+      tenantId,
     });
     return reply === null ? { kind: "network-error" } : { kind: "response", response: toResponse(reply, requestId) };
   };

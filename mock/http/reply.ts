@@ -3,7 +3,8 @@
  * carries `x-request-id`; errors are RFC 9457 problem bodies (`application/problem+json`).
  * @module
  */
-import { type ErrorCode, type FieldError, PROBLEM_CONTENT_TYPE, type ProblemDetails } from "../../src/schemas/index.js";
+import type * as z from "zod/mini";
+import { type ErrorCode, type FieldError, PROBLEM_CONTENT_TYPE, type ProblemDetails, toFieldErrors } from "../../src/schemas/index.js";
 
 /** An answer: status, JSON body (or already-rendered text), extra headers. */
 export interface Reply {
@@ -72,4 +73,24 @@ export function toResponse(reply: Reply, requestId: string): Response {
   headers.set("content-type", reply.problem ? PROBLEM_CONTENT_TYPE : "application/json");
   headers.set("x-request-id", requestId);
   return new Response(reply.rawText ?? JSON.stringify(reply.body), { status: reply.status, headers });
+}
+
+/**
+ * The field errors of a failed parse, with pointers into `value`.
+ * @param error - the parse error
+ * @param value - what was parsed
+ */
+export function fieldErrorsOf(error: z.core.$ZodError, value: unknown): FieldError[] {
+  return toFieldErrors(error.issues, value);
+}
+
+/**
+ * The 400 reply listing every failing field (the API's bodies and the control API's inputs alike).
+ * @param requestId - the request's ID
+ * @param errors - every failing field
+ * @param what - what was invalid: the request body (default) or the query
+ */
+export function invalidFields(requestId: string, errors: FieldError[], what = "request body"): Reply {
+  const count = errors.length === 1 ? "1 field is" : `${errors.length} fields are`;
+  return problem(requestId, "invalid_request", `The ${what} is invalid: ${count} invalid (see errors).`, { errors });
 }
