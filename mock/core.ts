@@ -7,6 +7,7 @@
  */
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
 export { type Clock } from "./clock.js";
+export type { MockChange, MockChangeListener, MockChanges } from "./changes.js";
 export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
 export { MockStateError } from "./errors.js";
 export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";

@@ -4,6 +4,7 @@
  * browsers, Deno, Bun and workers, and never needs msw.
  * @module
  */
+import { createChangeFeed, type MockChanges } from "./changes.js";
 import { createFaults, type MockFaults } from "./faults.js";
 import { createIdFactory, type IdFactory } from "./ids.js";
 import { createPipeline, type Outcome } from "./http/pipeline.js";
@@ -14,14 +15,24 @@ import { createRequestLog, type LoggedRequest, type RequestLog } from "./request
 import { createMockState, type MockState } from "./state/index.js";
 import { createStore, type Store, STREAMS, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
+import type { WebhookEvent } from "../src/schemas/index.js";
 import { createWebhookDispatcher, type Delivery, type DeliveryAttempt } from "./webhooks/index.js";
 
-/** `api.webhooks`: the deliveries that state changes caused, and the trigger for due attempts. */
+/** `api.webhooks`: the events and deliveries that state changes caused, and the triggers for attempts. */
 export interface MockWebhooks {
-  /** Every delivery, in the order queued, with its attempts. */
+  /** Every delivery kept (the latest 10,000 by default), in the order queued, with its attempts. */
   list(): readonly Delivery[];
-  /** Makes every attempt due by the mock's clock (first attempts at once, retries on schedule). */
-  runDue(): Promise<DeliveryAttempt[]>;
+  /** Every event kept, oldest first, with the tenant it belongs to (also those no subscription wanted). */
+  events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
+  /**
+   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule),
+   * within the concurrency limit; `{ all: true }` makes every pending retry now.
+   */
+  runDue(options?: { readonly all?: boolean }): Promise<DeliveryAttempt[]>;
+  /** Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new timestamp and signature. */
+  redeliver(eventId: string): Promise<DeliveryAttempt[]>;
+  /** How many attempts are in flight now. */
+  inFlight(): number;
 }
 
 /** A mock of the API. */
@@ -46,6 +57,8 @@ export interface MockApi {
   readonly requests: RequestLog;
   /** Webhook deliveries. */
   readonly webhooks: MockWebhooks;
+  /** What just changed, per tenant: answered requests, emitted events, resets (for live views). */
+  readonly changes: MockChanges;
   /** The base URL served (origin and path, no trailing slash, no `/v0`). */
   readonly baseUrl: string;
   /** Back to the initial state: the configured tenants and keys, fixtures re-run, IDs restarted, faults, log and deliveries cleared. */
@@ -116,6 +129,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const resolved = resolveOptions(options);
   const faults = createFaults();
   const requestLog = createRequestLog(() => current().apiKeys.keys(), resolved.retainedRequests);
+  const changes = createChangeFeed();
   const current = () => store;
   const state = createMockState(current);
   let requestIds: IdFactory;
@@ -125,8 +139,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const dispatcher = createWebhookDispatcher({
     now: () => new Date(store.nowMs()),
     newEventId: () => eventIds.next("event", store.nowMs()),
-    ...(resolved.webhooks.fetch && { fetch: resolved.webhooks.fetch }),
-    ...(resolved.webhooks.timeoutMs !== undefined && { timeoutMs: resolved.webhooks.timeoutMs }),
+    ...resolved.webhooks,
+    secretsOf: ({ tenantId, subscriptionId }) =>
+      tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
     onDeactivate(subscriptionId) {
       for (const tenant of store.tenants.values()) {
         const record = tenant.subscriptions.get(subscriptionId);
@@ -139,11 +154,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   function initialise(): void {
     requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
-    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events));
+    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events), (id) => store.takenIds.has(id));
     store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
-      sink: (kind, data, targets) => dispatcher.emit(kind, data, targets),
+      sink: (kind, data, targets, tenantId) => {
+        const event = dispatcher.emit(kind, data, targets, tenantId);
+        changes.announce(tenantId, { kind: "event", type: kind });
+        return event;
+      },
     });
     const byTenant = new Map<string | undefined, string[]>();
     for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
@@ -158,7 +177,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     basePath: resolved.basePath,
     newRequestId,
     takeFaults: faults.take,
-    record: requestLog.record,
+    record(entry) {
+      requestLog.record(entry);
+      if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
+    },
   });
 
   const api: MockApi = {
@@ -173,13 +195,21 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     state,
     faults: faults.api,
     requests: requestLog.api,
-    webhooks: { list: () => dispatcher.list(), runDue: () => dispatcher.runDue() },
+    webhooks: {
+      list: () => dispatcher.list(),
+      events: () => dispatcher.events(),
+      runDue: (runOptions) => dispatcher.runDue(runOptions),
+      redeliver: (eventId) => dispatcher.redeliver(eventId),
+      inFlight: () => dispatcher.inFlight(),
+    },
+    changes,
     baseUrl: resolved.baseUrl,
     reset() {
       faults.api.clear();
       requestLog.api.clear();
       dispatcher.reset();
       initialise();
+      changes.announce(null, { kind: "reset" });
     },
   };
   cores.set(api, {

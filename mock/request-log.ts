@@ -24,6 +24,8 @@ export interface LoggedRequest {
   readonly responseBody: unknown;
   /** When the request was received (the mock's clock). */
   readonly receivedAt: string;
+  /** How long the mock took to answer, in milliseconds (real time, injected latency included). */
+  readonly durationMs: number;
   /** The tenant of the request's API key; null when it had no known key. */
   readonly tenantId: string | null;
 }

@@ -9,6 +9,7 @@ import {
   WebhookSubscriptionUpdate,
 } from "./schemas/index.js";
 import type { ErrorStatus } from "./schemas/problem.js";
+import { isWellFormed } from "./serialize.js";
 import { problems, rejectInvalid } from "./validate.js";
 
 /** The prefix of every path of the API (the `baseUrl` is the host root without it). */
@@ -133,6 +134,7 @@ function encodedPath(route: Pick<OperationRoute, "path" | "params">, input: obje
  */
 const PathId = /* @__PURE__ */ OpaqueId.check(
   z.refine((id) => id !== "." && id !== "..", { error: 'must not be "." or ".."', params: { code: "invalid_value" } }),
+  z.refine(isWellFormed, { error: "must be valid Unicode (it has a lone surrogate)", params: { code: "invalid_string" } }),
 );
 
 /** An array type that also takes a read-only array (an `as const` list); any other type as it is. */
@@ -149,11 +151,14 @@ export interface GetPageParams {
   pageId: string;
 }
 
-/** Input of `updateWebhookSubscription`: the subscription's ID and the changes (spec 4.3). */
-export type UpdateWebhookSubscriptionParams = AcceptReadonly<WebhookSubscriptionUpdate> & {
+/**
+ * Input of `updateWebhookSubscription`: the subscription's ID and the changes (spec 4.3). An
+ * interface, so that editors and declaration files show its name.
+ */
+export interface UpdateWebhookSubscriptionParams extends AcceptReadonly<WebhookSubscriptionUpdate> {
   /** The webhook subscription's ID. */
   subscriptionId: string;
-};
+}
 
 const PageRef = z.object({ pageGroupId: PathId, pageId: PathId });
 const SubscriptionRef = z.object({ subscriptionId: PathId });
@@ -180,7 +185,7 @@ export const createProspectLogOperation: Operation<ProspectLogCreate> = {
   prepare(input, validate) {
     if (validate) rejectInvalid(this.name, problems(ProspectLogCreate, input));
     const body = input?.idempotencyKey ? input : { ...input, idempotencyKey: uuid() };
-    return { path: encodedPath(createProspectLogRoute, body), body: JSON.stringify(body) };
+    return { path: encodedPath(createProspectLogRoute, body), body };
   },
 };
 
@@ -206,6 +211,6 @@ export const updateWebhookSubscriptionOperation: Operation<UpdateWebhookSubscrip
     const { subscriptionId, ...changes } = input ?? {};
     const errors = problems(SubscriptionRef, input);
     rejectInvalid(this.name, validate ? [...errors, ...problems(WebhookSubscriptionUpdate, changes)] : errors);
-    return { path: encodedPath(updateWebhookSubscriptionRoute, input), body: JSON.stringify(changes) };
+    return { path: encodedPath(updateWebhookSubscriptionRoute, input), body: changes };
   },
 };

@@ -10,6 +10,7 @@ import type { ErrorCode } from "../../src/schemas/index.js";
 import { MockStateError, type MockApi } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
 import { readJsonBody } from "../http/body.js";
+import { forMethod, methodOf } from "../http/method.js";
 import { fieldErrorsOf, invalidFields, problem, type Reply, toResponse } from "../http/reply.js";
 import { createRouter } from "../http/router.js";
 import { CONTROL_ROUTES, type ControlContext, type ControlRoute } from "./routes.js";
@@ -39,7 +40,7 @@ async function parseInput(route: ControlRoute, request: Request, url: URL, reque
   let body: unknown;
   if (route.body !== undefined) {
     const read = await readJsonBody(request);
-    if (!read.ok) return problem(requestId, read.code, read.detail);
+    if (!read.ok) return problem(requestId, read.code, read.detail, read.errors ? { errors: read.errors } : {});
     const parsed = route.body.safeParse(read.value);
     if (!parsed.success) return invalidFields(requestId, fieldErrorsOf(parsed.error, read.value));
     body = parsed.data;
@@ -62,7 +63,21 @@ function runRoute(route: ControlRoute, context: ControlContext, requestId: strin
 }
 
 /**
- * Creates the control API on the core's router, authentication and request IDs.
+ * The control API's authentication, for every route under {@link CONTROL_PATH_PREFIX} (a live
+ * event stream included): the core's own check of the `x-api-key` header.
+ * @param api - the mock
+ * @param request - the request
+ * @param requestId - the ID a refusal carries
+ * @returns the caller's tenant, or the 401 problem to answer
+ */
+export function authenticateControl(api: MockApi, request: Request, requestId: string): { tenantId: string } | Reply {
+  const auth = coreOf(api).authenticate(request.headers);
+  return auth.ok ? { tenantId: auth.tenant.record.id } : problem(requestId, auth.code, auth.detail);
+}
+
+/**
+ * Creates the control API on the core's router, authentication and request IDs. A route is one
+ * entry of `CONTROL_ROUTES` (control/routes.ts).
  * @param options - the mock, and its reset
  * @returns a fetch handler for paths under {@link CONTROL_PATH_PREFIX}; it never rejects
  */
@@ -70,11 +85,11 @@ export function createMockControl(options: MockControlOptions): (request: Reques
   const { api, reset = api.reset } = options;
   const core = coreOf(api);
   const answer = async (request: Request, requestId: string): Promise<Reply> => {
-    const auth = core.authenticate(request.headers);
-    if (!auth.ok) return problem(requestId, auth.code, auth.detail);
-    const tenantId = auth.tenant.record.id;
+    const auth = authenticateControl(api, request, requestId);
+    if ("status" in auth) return auth;
+    const { tenantId } = auth;
     const url = new URL(request.url);
-    const match = routeControl(request.method, url.pathname);
+    const match = routeControl(methodOf(request), url.pathname);
     if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /openapi.json).");
     if (match.kind === "wrong-method") {
       const allow = match.allow.join(", ");
@@ -90,17 +105,22 @@ export function createMockControl(options: MockControlOptions): (request: Reques
       requestsOfTenant: () => core.requestsOf(tenantId),
       reset,
     };
-    return runRoute(match.route, context, requestId);
+    const reply = runRoute(match.route, context, requestId);
+    // A write is announced to live views: faults act on the whole server, so every tenant hears of them.
+    if (match.route.method !== "GET" && reply.status < 300) {
+      api.changes.announce(match.route.path.endsWith("/faults") ? null : tenantId, { kind: "state" });
+    }
+    return reply;
   };
   return async (request) => {
     let requestId = "req_unavailable";
-    let reply: Reply;
     try {
       requestId = core.newRequestId();
-      reply = await answer(request, requestId);
+      // Rendering is inside the try too: whatever is stored, the answer is a response, never a dropped socket.
+      return await forMethod(methodOf(request), toResponse(await answer(request, requestId), requestId));
     } catch {
-      reply = problem(requestId, "internal_error", "The control API failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
+      const failure = problem(requestId, "internal_error", "The control API failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
+      return toResponse(failure, requestId);
     }
-    return toResponse(reply, requestId);
   };
 }

@@ -24,6 +24,8 @@ import {
   ProspectRecordSchema,
   ResetResult,
   SubscriptionRecordSchema,
+  SubscriptionSecretSchema,
+  TenantStateSchema,
 } from "./schemas.js";
 
 /** What a route works with: the mock, the caller's tenant, and the parsed request. */
@@ -101,6 +103,22 @@ function armFault(api: MockApi, fault: ControlFault): void {
 function pendingFaults(api: MockApi): unknown {
   const data = api.faults.pending().map((entry) => ({ ...entry, remaining: Number.isFinite(entry.remaining) ? entry.remaining : null }));
   return { data };
+}
+
+/** The tenant's whole state for `GET /__mock/state`: signing secrets stay behind their own route. */
+function tenantState(api: MockApi, tenantId: string): unknown {
+  const { state } = api;
+  const pages = state.pages.list({ tenantId }).map((page) => ({
+    ...state.pages.view(page.id, { tenantId }),
+    versions: state.pageVersions.list({ tenantId, pageId: page.id }),
+  }));
+  return {
+    prospects: state.prospects.list({ tenantId }),
+    prospectLogs: state.prospectLogs.list({ tenantId }),
+    pageGroups: state.pageGroups.list({ tenantId }),
+    pages,
+    webhookSubscriptions: state.webhookSubscriptions.list({ tenantId }).map(({ secret: _secret, ...rest }) => rest),
+  };
 }
 
 /** Every route of the control API, under `/__mock`. */
@@ -189,6 +207,28 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     status: 201,
     response: SubscriptionRecordSchema,
     run: ({ api, tenantId, body }) => ok(api.state.webhookSubscriptions.create({ ...body, tenantId })),
+  },
+  {
+    method: "GET",
+    path: "/__mock/state",
+    operationId: "getTenantState",
+    summary: "Everything your tenant holds: prospects, logs, page groups, pages with their versions, subscriptions (secrets left out)",
+    status: 200,
+    response: TenantStateSchema,
+    run: ({ api, tenantId }) => ok(tenantState(api, tenantId)),
+  },
+  {
+    method: "GET",
+    path: "/__mock/webhook_subscriptions/{subscriptionId}/secret",
+    operationId: "getWebhookSubscriptionSecret",
+    summary: "The whsec_ secret that signs a subscription's deliveries (listings leave it out)",
+    status: 200,
+    response: SubscriptionSecretSchema,
+    run({ api, tenantId, params }) {
+      const id = params["subscriptionId"]!;
+      const record = api.state.webhookSubscriptions.get(id, { tenantId });
+      return record === undefined ? notFound("webhook subscription", id) : ok({ id, secret: record.secret });
+    },
   },
   {
     method: "GET",

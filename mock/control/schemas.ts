@@ -11,6 +11,7 @@ import {
   HttpUrl,
   JsonObjectSchema,
   OpaqueId,
+  Page,
   ProspectId,
   ProspectLogId,
   WebhookEventKind,
@@ -61,6 +62,9 @@ export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(O
 
 const nullableString = z.nullable(z.string());
 
+/** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
+const WebhookSecret = z.string().check(z.regex(/^whsec_/));
+
 /** A page group. */
 export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
 
@@ -84,10 +88,17 @@ export const SubscriptionRecordSchema = z.object({
   url: HttpUrl,
   events: z.nullable(z.array(WebhookEventKind)),
   active: z.boolean(),
-  secret: z.string().check(z.regex(/^whsec_/)),
+  secret: WebhookSecret,
+  previousSecret: z.optional(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
   createdAt: DateTime,
   updatedAt: DateTime,
 });
+
+/** A subscription as listings show it: without its signing secret (ask for that on its own). */
+export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true });
+
+/** A subscription's signing secret, handed out on request only. */
+export const SubscriptionSecretSchema = z.object({ id: OpaqueId, secret: z.string().check(z.regex(/^whsec_/)) });
 
 /** A prospect and the identifiers it holds. */
 export const ProspectRecordSchema = z.object({
@@ -123,7 +134,17 @@ export const LoggedRequestSchema = z.object({
   requestBody: z.optional(z.unknown()),
   responseBody: z.optional(z.unknown()),
   receivedAt: DateTime,
+  durationMs: z.number(),
   tenantId: z.nullable(OpaqueId),
+});
+
+/** `GET /__mock/state`: everything one tenant holds (defined below its parts). */
+export const TenantStateSchema = z.object({
+  prospects: z.array(ProspectRecordSchema),
+  prospectLogs: z.array(ProspectLogRecordSchema),
+  pageGroups: z.array(PageGroupRecordSchema),
+  pages: z.array(z.object({ ...Page.shape, versions: z.array(PageVersionRecordSchema) })),
+  webhookSubscriptions: z.array(SubscriptionListingSchema),
 });
 
 /** A fault still armed; `remaining: null` lasts until the faults are cleared. */

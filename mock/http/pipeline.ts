@@ -13,6 +13,7 @@ import type { LoggedRequest } from "../request-log.js";
 import type { Store } from "../state/store.js";
 import { type AuthResult, authenticate } from "./auth.js";
 import { readJsonBody } from "./body.js";
+import { forMethod, methodOf } from "./method.js";
 import { PROBLEMS, problem, type Reply, toResponse } from "./reply.js";
 import { API_PREFIX, type OperationId } from "../../src/operations.js";
 import { type ApiRouteMatch, matchRoute } from "./router.js";
@@ -29,6 +30,7 @@ export interface PipelineDeps {
   /** A new `req_` ID. */
   newRequestId(): string;
   takeFaults(operation: OperationId | null): TakenFaults;
+  /** Logs an answered request (with the caller's tenant, when its key is known). */
   record(entry: LoggedRequest): void;
 }
 
@@ -97,6 +99,7 @@ async function answer(
  */
 export function createPipeline(deps: PipelineDeps): (request: Request) => Promise<Outcome> {
   return async (request) => {
+    const started = performance.now();
     const store = deps.store();
     let requestId = "req_unavailable";
     let receivedAt = "";
@@ -109,7 +112,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       requestId = deps.newRequestId();
       receivedAt = formatTimestamp(store.nowMs());
       path = new URL(request.url).pathname;
-      const route = matchRoute(request.method, relativePath(path, deps.basePath));
+      const route = matchRoute(methodOf(request), relativePath(path, deps.basePath));
       // Looked up first so the log knows the caller of every request, faults and 404s included.
       const auth = authenticate(store, request.headers);
       if (auth.ok) tenantId = auth.tenant.record.id;
@@ -134,15 +137,16 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
     }
     deps.record({
       requestId,
-      method: request.method,
+      method: methodOf(request),
       path,
       operation,
       status: reply?.status ?? 0,
       requestBody,
       responseBody: reply === null ? undefined : (reply.rawText ?? reply.body),
       receivedAt,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
       tenantId,
     });
-    return reply === null ? { kind: "network-error" } : { kind: "response", response: toResponse(reply, requestId) };
+    return reply === null ? { kind: "network-error" } : { kind: "response", response: await forMethod(methodOf(request), toResponse(reply, requestId)) };
   };
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { API_PREFIX, OPERATION_TABLE, type OperationId, type PathParam } from "../../src/operations.js";
+import { allowList, routingMethod } from "./method.js";
 
 /** A route as the router needs it: a method and a path template with `{name}` parameters. */
 export interface RouteShape {
@@ -56,7 +57,7 @@ function matchSegments(pattern: readonly Segment[], segments: readonly string[])
 }
 
 /**
- * Creates a router over a route table.
+ * Creates a router over a route table (`HEAD` is served by the `GET` route; `Allow` lists `HEAD` beside `GET`).
  * @param routes - the routes, each with its method and path template
  * @returns a function routing one request by method and path (the path below the mock's base URL)
  */
@@ -68,10 +69,10 @@ export function createRouter<R extends RouteShape>(routes: readonly R[]): (metho
     for (const { route, pattern } of compiled) {
       const params = matchSegments(pattern, segments);
       if (params === null) continue;
-      if (route.method === method) return { kind: "route", route, params };
+      if (route.method === routingMethod(method)) return { kind: "route", route, params };
       allow.push(route.method);
     }
-    return allow.length > 0 ? { kind: "wrong-method", allow } : { kind: "not-found" };
+    return allow.length > 0 ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found" };
   };
 }
 

@@ -7,6 +7,7 @@
 import type { MockApi, MockOutcome } from "../core.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { coreOf } from "../create-mock-api.js";
+import { forMethod, methodOf } from "../http/method.js";
 import { problem, toResponse } from "../http/reply.js";
 import { createOpenApiDocument } from "../openapi/document.js";
 
@@ -39,8 +40,8 @@ function urlPath(url: string): string {
   return end === -1 ? url.slice(start) : url.slice(start, end);
 }
 
-function document(text: string): MockOutcome {
-  return { kind: "response", response: new Response(text, { headers: { "content-type": "application/json" } }) };
+async function document(text: string, method: string): Promise<MockOutcome> {
+  return { kind: "response", response: await forMethod(method, new Response(text, { headers: { "content-type": "application/json" } })) };
 }
 
 /** The 405 of a method other than GET or HEAD on the document. */
@@ -89,9 +90,10 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
     handle(request) {
       const path = urlPath(request.url);
       if (path === OPENAPI_PATH) {
-        if (request.method !== "GET" && request.method !== "HEAD") return Promise.resolve(documentMethodNotAllowed(internals.newRequestId()));
+        const method = methodOf(request);
+        if (method !== "GET" && method !== "HEAD") return Promise.resolve(documentMethodNotAllowed(internals.newRequestId()));
         documentText ??= JSON.stringify(createOpenApiDocument(serverUrl ?? new URL(request.url).origin));
-        return Promise.resolve(document(documentText));
+        return document(documentText, method);
       }
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
         return control(request).then((response): MockOutcome => ({ kind: "response", response }));

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MockOutcome } from "../core.js";
+import { withMethod } from "../http/method.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
 import { type BodyRead, readBody } from "./read-body.js";
 
@@ -58,7 +59,8 @@ function urlOf(origin: string, target: string): string {
   if (target.startsWith("/")) return origin + target;
   try {
     const url = new URL(target);
-    return origin + url.pathname + url.search;
+    // An authority-form target (`CONNECT host:443`) parses as an opaque URL: it names no path.
+    return url.pathname.startsWith("/") ? origin + url.pathname + url.search : `${origin}/`;
   } catch {
     return `${origin}/`;
   }
@@ -67,7 +69,8 @@ function urlOf(origin: string, target: string): string {
 /** Hop-by-hop headers (RFC 9110, 7.6.1): about this connection only, so not passed on. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 
-function headersOf(raw: readonly string[]): Headers {
+/** A fetch `Headers` of a raw `[name, value, ...]` list, without hop-by-hop headers and values fetch refuses. */
+export function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) {
     if (HOP_BY_HOP.has(raw[i]!.toLowerCase())) continue;
@@ -86,6 +89,30 @@ function bodyOf(method: string, read: Exclude<BodyRead, { kind: "aborted" }>): B
   return read.bytes as Uint8Array<ArrayBuffer>;
 }
 
+/** Whether an answer is a stream of server-sent events (the console's live feed): written as it comes. */
+function isEventStream(answer: Response): answer is Response & { body: ReadableStream<Uint8Array> } {
+  return answer.body !== null && (answer.headers.get("content-type") ?? "").startsWith("text/event-stream");
+}
+
+/** Writes each chunk as it comes, until the stream ends or the client goes away (which cancels it). */
+async function writeStream(response: ServerResponse, status: number, headers: string[], body: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = body.getReader();
+  response.on("close", () => void reader.cancel().catch(ignore));
+  response.writeHead(status, headers);
+  response.flushHeaders();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || response.destroyed) break;
+      response.write(value);
+    }
+  } catch {
+    // The stream failed or was cancelled: the answer ends here.
+  }
+  response.end();
+  return status;
+}
+
 async function writeOutcome(response: ServerResponse, outcome: MockOutcome, closeAfter: boolean): Promise<number> {
   if (outcome.kind === "network-error") {
     response.destroy();
@@ -95,13 +122,39 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
   // A flat [name, value, ...] list: node:http writes it as is, without building an object.
   const headers = [...CORS_HEADER_LIST];
   answer.headers.forEach((value, name) => headers.push(name, value));
+  if (isEventStream(answer)) return writeStream(response, answer.status, headers, answer.body);
   // A string body lets node:http send the head and the body in one write.
   const body = await answer.text();
-  headers.push("content-length", String(Buffer.byteLength(body)));
+  // A HEAD answer states the length its GET body has (node:http sends no body for HEAD).
+  if (!answer.headers.has("content-length")) headers.push("content-length", String(Buffer.byteLength(body)));
   if (closeAfter) headers.push("connection", "close");
   response.writeHead(answer.status, headers);
   response.end(body);
   return answer.status;
+}
+
+/** Methods fetch's `Request` refuses to carry (forbidden methods); the mock still answers them. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/**
+ * The fetch `Request` of what node received, or null when fetch cannot represent it. A method
+ * fetch forbids becomes a body-less stand-in that names the real method (see `withMethod`): no
+ * route serves such a method, so the body is never read, and the answer is the pipeline's own
+ * 401 or 405 with `x-request-id`.
+ * @param origin - the server's origin
+ * @param method - the method as received
+ * @param target - the request target as received
+ * @param headers - the request headers
+ * @param body - the body, if any
+ */
+export function toFetchRequest(origin: string, method: string, target: string, headers: Headers, body: BodyInit | undefined): Request | null {
+  const url = urlOf(origin, target);
+  try {
+    if (FORBIDDEN_METHODS.has(method.toUpperCase())) return withMethod(new Request(url, { method: "GET", headers }), method);
+    return new Request(url, { method, headers, ...(body !== undefined && { body }) });
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -111,15 +164,8 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
  */
 export function createNodeHandler(options: NodeHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const { origin, handle, unreadable, newRequestId, onAnswered } = options;
-  const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null => {
-    const init: RequestInit = { method, headers: headersOf(raw) };
-    if (body !== undefined) init.body = body;
-    try {
-      return new Request(urlOf(origin, target), init);
-    } catch {
-      return null;
-    }
-  };
+  const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null =>
+    toFetchRequest(origin, method, target, headersOf(raw), body);
   const serve = async (request: IncomingMessage, response: ServerResponse, started: number) => {
     const method = request.method ?? "GET";
     const target = request.url ?? "/";

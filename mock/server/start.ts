@@ -6,12 +6,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Duplex } from "node:stream";
 import { createMockApi, type MockApi, type MockApiOptions } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
 import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
-import { answerClientError } from "./client-error.js";
+import { createRawAnswerer } from "./raw-requests.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
 import { declaresTooLargeBody } from "./read-body.js";
 
@@ -110,7 +109,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { newRequestId } = coreOf(app.api);
   const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable: () => unreadable(newRequestId()), newRequestId, onAnswered: onRequest });
   server.on("request", listener);
-  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, newRequestId()));
+  const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId });
+  server.on("clientError", raw.clientError);
+  server.on("connect", raw.connect);
   // A body declared over the cap is refused before `100 Continue`: the client never sends it.
   server.on("checkContinue", (request, response) => {
     if (!declaresTooLargeBody(request)) response.writeContinue();
