@@ -7,7 +7,7 @@
 import { createChangeFeed, type MockChanges } from "./changes.js";
 import { createFaults, type MockFaults } from "./faults.js";
 import { createIdFactory, type IdFactory } from "./ids.js";
-import { createPipeline, type Outcome } from "./http/pipeline.js";
+import { createPipeline, type Outcome } from "./pipeline.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
 import { createRandom } from "./random.js";
 import { type AuthResult, authenticate } from "./http/auth.js";

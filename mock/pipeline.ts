@@ -5,18 +5,18 @@
  * escaping (the property tests prove none occurs).
  * @module
  */
-import { formatTimestamp } from "../clock.js";
-import type { TakenFaults } from "../faults.js";
-import { OPERATION_HANDLERS } from "../operations/index.js";
-import { isPending, type Pending } from "../operations/context.js";
-import type { LoggedRequest } from "../request-log.js";
-import type { Store } from "../state/store.js";
-import { type AuthResult, authenticate } from "./auth.js";
-import { readJsonBody } from "./body.js";
-import { forMethod, methodOf } from "./method.js";
-import { PROBLEMS, problem, type Reply, toResponse } from "./reply.js";
-import { API_PREFIX, type OperationId } from "../../src/operations.js";
-import { type ApiRouteMatch, matchRoute } from "./router.js";
+import { formatTimestamp } from "./clock.js";
+import type { TakenFaults } from "./faults.js";
+import { OPERATION_HANDLERS } from "./operations/index.js";
+import { isPending, type Pending } from "./operations/context.js";
+import type { LoggedRequest } from "./request-log.js";
+import type { Store } from "./state/store.js";
+import { type AuthResult, authenticate } from "./http/auth.js";
+import { readJsonBody } from "./http/body.js";
+import { forMethod, methodOf } from "./http/method.js";
+import { PROBLEMS, problem, type Reply, toResponse } from "./http/reply.js";
+import { API_PREFIX, type OperationId } from "../src/operations.js";
+import { type ApiRouteMatch, matchRoute } from "./http/router.js";
 
 /** What the pipeline produced: a response, or a dropped connection. */
 export type Outcome = { readonly kind: "response"; readonly response: Response } | { readonly kind: "network-error" };
