@@ -14,7 +14,9 @@ import type { Store } from "./state/store.js";
 import { type AuthResult, authenticate } from "./http/auth.js";
 import { readJsonBody } from "./http/body.js";
 import { forMethod, methodOf } from "./http/method.js";
-import { PROBLEMS, problem, type Reply, toResponse } from "./http/reply.js";
+import { problem, type Reply, toResponse } from "./http/reply.js";
+import { ERROR_CODES } from "../src/schemas/index.js";
+import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../src/schemas/problem.js";
 import { API_PREFIX, type OperationId } from "../src/operations.js";
 import { type ApiRouteMatch, matchRoute } from "./http/router.js";
 
@@ -34,11 +36,6 @@ export interface PipelineDeps {
   record(entry: LoggedRequest): void;
 }
 
-const STATUS_TITLES: Readonly<Record<number, string>> = {
-  502: "Bad gateway",
-  503: "Service unavailable",
-  504: "Gateway timeout",
-};
 
 /** The problem reply of an injected status fault. */
 function faultReply(requestId: string, status: number, retryAfterSeconds: number | null): Reply {
@@ -47,10 +44,10 @@ function faultReply(requestId: string, status: number, retryAfterSeconds: number
       ? "rate_limited"
       : status >= 500
         ? "internal_error"
-        : ((Object.keys(PROBLEMS) as (keyof typeof PROBLEMS)[]).find((c) => PROBLEMS[c].status === status) ?? "invalid_request");
+        : (ERROR_CODES.find((c) => PROBLEM_STATUSES[c].status === status) ?? "invalid_request");
   return problem(requestId, code, `The mock answers ${status} because a fault was injected for this call.`, {
     status,
-    ...(STATUS_TITLES[status] !== undefined && { title: STATUS_TITLES[status] }),
+    ...(EXTRA_STATUS_TITLES[status] !== undefined && { title: EXTRA_STATUS_TITLES[status] }),
     ...(retryAfterSeconds !== null && { headers: { "retry-after": String(retryAfterSeconds) } }),
   });
 }

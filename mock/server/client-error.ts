@@ -7,6 +7,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
 import { problem } from "../http/reply.js";
 import { CORS_RESPONSE_HEADERS } from "./cors.js";
@@ -44,7 +45,7 @@ export function rawHttpResponse(status: number, headers: Iterable<readonly [stri
 export function clientErrorResponse(code: string | undefined, requestId: string): string {
   const [status, detail] = (code !== undefined && CLIENT_ERRORS[code]) || MALFORMED;
   const reply = problem(requestId, "invalid_request", detail, { status, title: STATUS_CODES[status] ?? "Bad request" });
-  return rawHttpResponse(status, [["content-type", PROBLEM_CONTENT_TYPE], ["x-request-id", requestId]], JSON.stringify(reply.body));
+  return rawHttpResponse(status, [["content-type", PROBLEM_CONTENT_TYPE], [REQUEST_ID_HEADER, requestId]], JSON.stringify(reply.body));
 }
 
 /**

@@ -5,6 +5,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import type { MockOutcome } from "../core.js";
 import { withMethod } from "../http/method.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
@@ -188,7 +189,7 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
     request.on("error", ignore);
     response.on("error", ignore);
     if (isPreflight(request.method, request.headers["access-control-request-method"])) {
-      response.writeHead(204, { ...PREFLIGHT_HEADERS, "x-request-id": newRequestId() });
+      response.writeHead(204, { ...PREFLIGHT_HEADERS, [REQUEST_ID_HEADER]: newRequestId() });
       response.end();
       onAnswered?.({ method: "OPTIONS", path: targetPath(request.url ?? "/"), status: 204, durationMs: performance.now() - started });
       return;
