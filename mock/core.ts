@@ -6,7 +6,7 @@
  * @module prospectkit/mock/core
  */
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
-export { type Clock } from "./clock.js";
+export type { Clock } from "./clock.js";
 export type { MockChange, MockChangeListener, MockChanges } from "./changes.js";
 export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
 export { MockStateError } from "./errors.js";

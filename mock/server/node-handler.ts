@@ -122,7 +122,9 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
   const answer = outcome.response;
   // A flat [name, value, ...] list: node:http writes it as is, without building an object.
   const headers = [...CORS_HEADER_LIST];
-  answer.headers.forEach((value, name) => headers.push(name, value));
+  answer.headers.forEach((value, name) => {
+    headers.push(name, value);
+  });
   if (isEventStream(answer)) return writeStream(response, answer.status, headers, answer.body);
   // A string body lets node:http send the head and the body in one write.
   const body = await answer.text();
