@@ -14,7 +14,7 @@ type Issue = z.core.$ZodIssue;
  * ```
  */
 export function toJsonPointer(path: readonly PropertyKey[]): string {
-  return path.map((key) => "/" + String(key).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
+  return path.map((key) => `/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
 }
 
 /**
