@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsup";
 
 /** The CommonJS build loads msw with a catchable `require` (mock/msw/load.cjs.ts); ES modules keep load.ts (top-level await). */
@@ -37,7 +38,21 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   external: ["msw", /^node:/],
+  // ofetch's package entry for Node loads node-fetch-native's polyfill (node:http, zlib, stream,
+  // fs, ...) that the SDK never uses: runtimes since Node 18 have fetch. Bundling its
+  // platform-neutral build (and destr, which only it uses) keeps that out of every runtime's
+  // cold import; ufo stays an external dependency like zod, shared with the rest of unjs.
+  noExternal: ["ofetch", "destr"],
+  esbuildPlugins: [
+    mswLoaderPerFormat,
+    {
+      name: "ofetch-neutral-build",
+      setup(build) {
+        const neutral = fileURLToPath(new URL("./node_modules/ofetch/dist/index.mjs", import.meta.url));
+        build.onResolve({ filter: /^ofetch$/ }, () => ({ path: neutral }));
+      },
+    },
+  ],
   // src/version.ts: the user-agent and `prospectkit-mock --version` name the released version.
   define: { __PROSPECTKIT_VERSION__: JSON.stringify(version) },
-  esbuildPlugins: [mswLoaderPerFormat],
 });
