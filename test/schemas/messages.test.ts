@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import * as control from "../../mock/control/schemas.js";
 import * as inputs from "../../mock/state/inputs.js";
 import * as api from "../../src/schemas/index.js";
-import { fieldErrors } from "./helpers.js";
+import { fieldErrors } from "./support/field-errors.js";
 
 type Def = { type: string; [key: string]: unknown };
 type Node = { _zod: { def: Def } };
