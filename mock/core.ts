@@ -41,4 +41,13 @@ export type { ApiKeysApi, TenantsApi } from "./state/tenants-api.js";
 export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
 export { normaliseLinkedinUrl } from "./state/linkedin.js";
 export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
-export type * from "./state/records.js";
+export type {
+  PageGroupRecord,
+  PageRecord,
+  PageVersionRecord,
+  PageVersionStatus,
+  ProspectLogRecord,
+  ProspectRecord,
+  TenantRecord,
+  WebhookSubscriptionRecord,
+} from "./state/records.js";

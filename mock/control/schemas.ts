@@ -18,6 +18,15 @@ import {
 } from "../../src/schemas/index.js";
 import { OPERATIONS } from "../core.js";
 import { PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
+import {
+  PageGroupRecordSchema,
+  PageVersionRecordSchema,
+  ProspectLogRecordSchema,
+  ProspectRecordSchema,
+  SubscriptionRecordSchema,
+} from "../state/records.js";
+
+export { PageGroupRecordSchema, PageVersionRecordSchema, ProspectLogRecordSchema, ProspectRecordSchema, SubscriptionRecordSchema };
 
 const withoutTenant = { tenantId: true } as const;
 
@@ -58,71 +67,13 @@ export type ControlFault = z.output<typeof ControlFault>;
 /** `GET /__mock/prospect_logs` query: only the logs of one prospect. */
 export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(OpaqueId) });
 
-// Responses: the records of `api.state`, as JSON.
-
-const nullableString = z.nullable(z.string());
-
-/** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
-const WebhookSecret = z.string().check(z.regex(/^whsec_/));
-
-/** A page group. */
-export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
-
-/** A page version and where it stands (created, processed, published). */
-export const PageVersionRecordSchema = z.object({
-  id: OpaqueId,
-  tenantId: OpaqueId,
-  pageId: OpaqueId,
-  versionNumber: z.int().check(z.gte(1)),
-  createdAt: DateTime,
-  status: z.enum(["created", "processed", "published"]),
-  computedName: nullableString,
-  processedAt: z.nullable(DateTime),
-  publishedAt: z.nullable(DateTime),
-});
-
-/** A webhook subscription with its tenant and the `whsec_` secret that signs its deliveries. */
-export const SubscriptionRecordSchema = z.object({
-  id: OpaqueId,
-  tenantId: OpaqueId,
-  url: HttpUrl,
-  events: z.nullable(z.array(WebhookEventKind)),
-  active: z.boolean(),
-  secret: WebhookSecret,
-  previousSecret: z.optional(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-});
+// Responses: the records of `api.state` (their schemas live with them, in state/records.ts), as JSON.
 
 /** A subscription as listings show it: without its signing secret (ask for that on its own). */
 export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true });
 
 /** A subscription's signing secret, handed out on request only. */
 export const SubscriptionSecretSchema = z.object({ id: OpaqueId, secret: z.string().check(z.regex(/^whsec_/)) });
-
-/** A prospect and the identifiers it holds. */
-export const ProspectRecordSchema = z.object({
-  id: ProspectId,
-  tenantId: OpaqueId,
-  createdAt: DateTime,
-  email: nullableString,
-  phoneNumber: nullableString,
-  linkedinProfileUrl: nullableString,
-  name: nullableString,
-});
-
-/** A stored prospect log entry, payload included. */
-export const ProspectLogRecordSchema = z.object({
-  id: ProspectLogId,
-  tenantId: OpaqueId,
-  prospectId: ProspectId,
-  source: z.string(),
-  type: z.string(),
-  payload: JsonObjectSchema,
-  createdAt: DateTime,
-  createdProspect: z.boolean(),
-  idempotencyKey: nullableString,
-});
 
 /** One request the API answered: never a header, so never the API key. */
 export const LoggedRequestSchema = z.object({
