@@ -1,8 +1,10 @@
 import { createFetch, fetch as globalFetch } from "ofetch";
 import { unlessAborted } from "./abort.js";
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from "./errors/failures.js";
-import type { Fetch } from "./options.js";
 import type { Redactor } from "./redact.js";
+
+/** A `fetch` the SDK can call: the global one, or any with the same contract (it must honour `signal`). */
+export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** One HTTP exchange: the response and its whole body as text. */
 export interface Exchange {

@@ -1,4 +1,4 @@
-import { createTransport, type Transport } from "./attempt.js";
+import { createTransport, type Fetch, type Transport } from "./attempt.js";
 import { ConfigurationError } from "./errors/prospectkit-error.js";
 import { createLog, type Hooks, type Log } from "./hooks.js";
 import { API_KEY_PATTERN } from "./headers.js";
@@ -8,8 +8,7 @@ import { VERSION } from "./version.js";
 /** How a successful response is checked against its schema. */
 export type ValidationMode = "strict" | "warn" | "off";
 
-/** A `fetch` the SDK can call: the global one, or any with the same contract (it must honour `signal`). */
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+export type { Fetch } from "./attempt.js";
 
 /**
  * Headers to add to requests. A `null` or `undefined` value removes a default header (such as
