@@ -36,8 +36,8 @@ export type {
 export { FORM_EVENT_KINDS } from "./state/inputs.js";
 export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
 export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
-export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/subscriptions-api.js";
-export type { ApiKeysApi, TenantsApi } from "./state/tenants.js";
+export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/webhook-subscriptions-api.js";
+export type { ApiKeysApi, TenantsApi } from "./state/tenants-api.js";
 export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
 export { normaliseLinkedinUrl } from "./state/linkedin.js";
 export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";

@@ -60,7 +60,7 @@ function unwrap(error: unknown): unknown {
   return wrapped?.name === "FetchError" && wrapped.cause !== undefined ? wrapped.cause : error;
 }
 
-function describe(cause: unknown): string {
+function causeMessage(cause: unknown): string {
   const error = cause as { message?: unknown; cause?: { message?: unknown } } | undefined;
   const inner = error?.cause?.message;
   return `${String(error?.message ?? cause)}${inner ? ` (${String(inner)})` : ""}`;
@@ -110,7 +110,7 @@ export async function sendAttempt(
     if (signal?.aborted) throw new APIUserAbortError(attempt, signal.reason);
     const cause = unwrap(error);
     if (timedOut) throw new APITimeoutError(`Attempt ${attempt} timed out after ${timeoutMs} ms`, attempt, cause);
-    throw new APIConnectionError(`Connection error: ${redact.text(describe(cause))}`, attempt, cause);
+    throw new APIConnectionError(`Connection error: ${redact.text(causeMessage(cause))}`, attempt, cause);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", abort);

@@ -8,7 +8,7 @@ import { VERSION } from "./version.js";
 /** How a successful response is checked against its schema. */
 export type ValidationMode = "strict" | "warn" | "off";
 
-export type { Fetch } from "./attempt.js";
+export type { Fetch };
 
 /**
  * Headers to add to requests. A `null` or `undefined` value removes a default header (such as

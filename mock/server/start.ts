@@ -25,9 +25,9 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** How to start the server: where to listen, plus every `createMockApi` option but `baseUrl`. */
 export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl"> {
-  /** Default {@link DEFAULT_PORT}; `0` picks a free port. */
+  /** Default `4010`; `0` picks a free port. */
   readonly port?: number;
-  /** Default {@link DEFAULT_HOST} (loopback); `0.0.0.0` exposes the server to the network. */
+  /** Default `127.0.0.1` (loopback); `0.0.0.0` exposes the server to the network. */
   readonly host?: string;
   /** Every API request is answered this many milliseconds late (default 0). */
   readonly latencyMs?: number;

@@ -48,6 +48,7 @@ export const MAX_URL_LENGTH = 2048;
  * publishes this pattern, so a client generated from it agrees with the server.
  */
 export const HTTP_URL_PATTERN: RegExp =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is to reject control characters, so the class names them
   /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:[^\s\\%/?#\x00-\x1F\x7F-\x9F]|%[0-9A-Fa-f]{2})(?:[^\s\\%\x00-\x1F\x7F-\x9F]|%[0-9A-Fa-f]{2})*$/;
 
 function isHttpUrl(value: string): boolean {

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { format, promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type CliProcess, startCli } from "../server/support.js";
+import { type CliProcess, startCli } from "../server/support/cli-process.js";
 import { allCodeBlocks, type CodeBlock, expectedPrints, label, ROOT, withSources } from "./markdown.js";
 
 const run = promisify(execFile);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type CliProcess, ROOT, startCli } from "./support.js";
+import { type CliProcess, ROOT, startCli } from "./support/cli-process.js";
 
 const run = promisify(execFile);
 const guide = readFileSync(join(ROOT, "docs/server.md"), "utf8");

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createMockApi } from "../../mock/core.js";
-import { createServerApp } from "../../mock/server/index.js";
+import { createServerApp } from "../../mock/server/app.js";
 
 /** The old server-side archive rotated every 1,000 requests; the cases straddle that boundary still. */
 const ROTATE_EVERY = 1_000;

@@ -8,7 +8,7 @@ import {
   type WebhookEventKind,
   WebhookVerificationError,
 } from "../../src/index.js";
-import { EVENT, NOW, NOW_SECONDS, referenceSignature, SECRET, signedHeaders } from "./helpers.js";
+import { EVENT, NOW, NOW_SECONDS, referenceSignature, SECRET, signedHeaders } from "./support/reference-signature.js";
 
 const BODY = JSON.stringify(EVENT);
 const OTHER_SECRET = `whsec_${Buffer.from("another key of twenty-four").toString("base64")}`;
