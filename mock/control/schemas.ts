@@ -17,6 +17,7 @@ import {
   WebhookEventKind,
 } from "../../src/schemas/index.js";
 import { OPERATIONS } from "../core.js";
+import { FaultSchema } from "../faults.js";
 import { PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
 import {
   PageGroupRecordSchema,
@@ -25,8 +26,9 @@ import {
   ProspectRecordSchema,
   SubscriptionRecordSchema,
 } from "../state/records.js";
+import { LoggedRequestSchema } from "../request-log.js";
 
-export { PageGroupRecordSchema, PageVersionRecordSchema, ProspectLogRecordSchema, ProspectRecordSchema, SubscriptionRecordSchema };
+export { LoggedRequestSchema, PageGroupRecordSchema, PageVersionRecordSchema, ProspectLogRecordSchema, ProspectRecordSchema, SubscriptionRecordSchema };
 
 const withoutTenant = { tenantId: true } as const;
 
@@ -75,19 +77,6 @@ export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secr
 /** A subscription's signing secret, handed out on request only. */
 export const SubscriptionSecretSchema = z.object({ id: OpaqueId, secret: z.string().check(z.regex(/^whsec_/)) });
 
-/** One request the API answered: never a header, so never the API key. */
-export const LoggedRequestSchema = z.object({
-  requestId: z.string(),
-  method: z.string(),
-  path: z.string(),
-  operation: z.nullable(z.enum(OPERATIONS)),
-  status: z.int(),
-  requestBody: z.optional(z.unknown()),
-  responseBody: z.optional(z.unknown()),
-  receivedAt: DateTime,
-  durationMs: z.number(),
-  tenantId: z.nullable(OpaqueId),
-});
 
 /** `GET /__mock/state`: everything one tenant holds (defined below its parts). */
 export const TenantStateSchema = z.object({
@@ -100,12 +89,7 @@ export const TenantStateSchema = z.object({
 
 /** A fault still armed; `remaining: null` lasts until the faults are cleared. */
 export const PendingFaultSchema = z.object({
-  fault: z.union([
-    z.object({ kind: z.literal("status"), status: z.int(), retryAfterSeconds: z.nullable(z.int()) }),
-    z.object({ kind: z.literal("latency"), ms: z.number() }),
-    z.object({ kind: z.literal("network-error"), afterProcessing: z.boolean() }),
-    z.object({ kind: z.literal("malformed-body") }),
-  ]),
+  fault: FaultSchema,
   operation: FaultOperation,
   remaining: z.nullable(z.int()),
 });
