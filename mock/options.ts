@@ -50,6 +50,7 @@ export interface MockApiOptions {
     readonly concurrency?: number;
     readonly timeScale?: number;
     readonly maxRecords?: number;
+    /** The monotonic clock (milliseconds) that times attempts; default: the mock's own clock. */
     readonly elapsedMs?: () => number;
   };
   /** How many answered requests `api.requests` keeps, the latest (default 10,000). */
