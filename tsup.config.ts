@@ -1,6 +1,21 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsup";
+
+/** The CommonJS build loads msw with a catchable `require` (mock/msw/load.cjs.ts); ES modules keep load.ts (top-level await). */
+const mswLoaderPerFormat = {
+  name: "msw-loader-per-format",
+  setup(build: {
+    initialOptions: { format?: string; outExtension?: Record<string, string> };
+    onResolve(options: { filter: RegExp }, callback: (args: { resolveDir: string }) => { path: string } | undefined): void;
+  }) {
+    // With treeshake, tsup has esbuild write ES modules for both builds and rollup turn one into CommonJS: the extension tells them apart.
+    const cjs = build.initialOptions.format === "cjs" || build.initialOptions.outExtension?.[".js"] === ".cjs";
+    if (!cjs) return;
+    build.onResolve({ filter: /^\.\/msw\/load\.js$/ }, (args) => ({ path: resolve(args.resolveDir, "msw/load.cjs.ts") }));
+  },
+};
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -29,6 +44,7 @@ export default defineConfig({
   // cold import; ufo stays an external dependency like zod, shared with the rest of unjs.
   noExternal: ["ofetch", "destr"],
   esbuildPlugins: [
+    mswLoaderPerFormat,
     {
       name: "ofetch-neutral-build",
       setup(build) {

@@ -1,8 +1,10 @@
 import { createFetch, fetch as globalFetch } from "ofetch";
 import { unlessAborted } from "./abort.js";
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from "./errors/failures.js";
-import type { Fetch } from "./options.js";
 import type { Redactor } from "./redact.js";
+
+/** A `fetch` the SDK can call: the global one, or any with the same contract (it must honour `signal`). */
+export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** One HTTP exchange: the response and its whole body as text. */
 export interface Exchange {
@@ -58,7 +60,7 @@ function unwrap(error: unknown): unknown {
   return wrapped?.name === "FetchError" && wrapped.cause !== undefined ? wrapped.cause : error;
 }
 
-function describe(cause: unknown): string {
+function causeMessage(cause: unknown): string {
   const error = cause as { message?: unknown; cause?: { message?: unknown } } | undefined;
   const inner = error?.cause?.message;
   return `${String(error?.message ?? cause)}${inner ? ` (${String(inner)})` : ""}`;
@@ -108,7 +110,7 @@ export async function sendAttempt(
     if (signal?.aborted) throw new APIUserAbortError(attempt, signal.reason);
     const cause = unwrap(error);
     if (timedOut) throw new APITimeoutError(`Attempt ${attempt} timed out after ${timeoutMs} ms`, attempt, cause);
-    throw new APIConnectionError(`Connection error: ${redact.text(describe(cause))}`, attempt, cause);
+    throw new APIConnectionError(`Connection error: ${redact.text(causeMessage(cause))}`, attempt, cause);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", abort);

@@ -1,14 +1,14 @@
-import { createTransport, type Transport } from "./attempt.js";
+import { createTransport, type Fetch, type Transport } from "./attempt.js";
 import { ConfigurationError } from "./errors/prospectkit-error.js";
 import { createLog, type Hooks, type Log } from "./hooks.js";
+import { API_KEY_PATTERN } from "./headers.js";
 import { API_KEY_HEADER, createRedactor, type Redactor } from "./redact.js";
 import { VERSION } from "./version.js";
 
 /** How a successful response is checked against its schema. */
 export type ValidationMode = "strict" | "warn" | "off";
 
-/** A `fetch` the SDK can call: the global one, or any with the same contract (it must honour `signal`). */
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+export type { Fetch };
 
 /**
  * Headers to add to requests. A `null` or `undefined` value removes a default header (such as
@@ -153,7 +153,7 @@ function resolveBaseUrl(value: string | undefined): string {
 export function resolveSettings(options: ClientOptions): Settings {
   const apiKey = options.apiKey ?? env("PROSPECTKIT_API_KEY");
   if (!apiKey) fail("apiKey is missing: pass { apiKey } or set PROSPECTKIT_API_KEY");
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) fail("apiKey must consist of visible ASCII characters");
+  if (!API_KEY_PATTERN.test(apiKey)) fail("apiKey must consist of visible ASCII characters");
   const baseUrl = resolveBaseUrl(options.baseUrl ?? env("PROSPECTKIT_BASE_URL"));
   const injected = options.fetch;
   if (injected !== undefined && typeof injected !== "function") fail("fetch must be a function");

@@ -114,7 +114,7 @@ async function attempts<T>(s: Settings, operation: Operation<never>, request: At
   }
 }
 
-async function run<T, Input>(
+async function perform<T, Input>(
   settings: Settings | undefined,
   operation: Operation<Input>,
   input: Input,
@@ -148,7 +148,7 @@ const ignore = () => {};
  * @internal
  */
 export function call<T, Input>(settings: Settings | undefined, operation: Operation<Input>, input: Input, options?: RequestOptions): APIPromise<T> {
-  const full = run<T, Input>(settings, operation, input, options);
+  const full = perform<T, Input>(settings, operation, input, options);
   const promise = full.then((result) => result.data) as APIPromise<T>;
   promise.withResponse = () => {
     promise.catch(ignore); // the caller handles `full`; the data-only promise must not report it again

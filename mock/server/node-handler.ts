@@ -5,8 +5,9 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import type { MockOutcome } from "../core.js";
-import { newRequestId } from "../control/request-id.js";
+import { withMethod } from "../http/method.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
 import { type BodyRead, readBody } from "./read-body.js";
 
@@ -32,6 +33,8 @@ export interface NodeHandlerOptions {
   readonly handle: OutcomeHandler;
   /** The answer to a request that fetch's `Request` refuses to represent (a method such as TRACE). */
   readonly unreadable: () => Response;
+  /** A new request ID (the mock's seeded source), for answers the handler gives itself (a CORS preflight). */
+  readonly newRequestId: () => string;
   /** Called once per request after it was answered (or dropped). */
   readonly onAnswered?: ((request: AnsweredRequest) => void) | undefined;
 }
@@ -41,7 +44,7 @@ const ignore = () => undefined;
 const CORS_HEADER_LIST: readonly string[] = Object.entries(CORS_RESPONSE_HEADERS).flat();
 
 /** The path of a request target without the query string (absolute-form targets included). */
-function pathOf(target: string): string {
+function targetPath(target: string): string {
   const query = target.indexOf("?");
   const path = query === -1 ? target : target.slice(0, query);
   if (path.startsWith("/")) return path;
@@ -57,7 +60,8 @@ function urlOf(origin: string, target: string): string {
   if (target.startsWith("/")) return origin + target;
   try {
     const url = new URL(target);
-    return origin + url.pathname + url.search;
+    // An authority-form target (`CONNECT host:443`) parses as an opaque URL: it names no path.
+    return url.pathname.startsWith("/") ? origin + url.pathname + url.search : `${origin}/`;
   } catch {
     return `${origin}/`;
   }
@@ -66,7 +70,8 @@ function urlOf(origin: string, target: string): string {
 /** Hop-by-hop headers (RFC 9110, 7.6.1): about this connection only, so not passed on. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 
-function headersOf(raw: readonly string[]): Headers {
+/** A fetch `Headers` of a raw `[name, value, ...]` list, without hop-by-hop headers and values fetch refuses. */
+export function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) {
     if (HOP_BY_HOP.has(raw[i]!.toLowerCase())) continue;
@@ -117,15 +122,42 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
   const answer = outcome.response;
   // A flat [name, value, ...] list: node:http writes it as is, without building an object.
   const headers = [...CORS_HEADER_LIST];
-  answer.headers.forEach((value, name) => headers.push(name, value));
+  answer.headers.forEach((value, name) => {
+    headers.push(name, value);
+  });
   if (isEventStream(answer)) return writeStream(response, answer.status, headers, answer.body);
   // A string body lets node:http send the head and the body in one write.
   const body = await answer.text();
-  headers.push("content-length", String(Buffer.byteLength(body)));
+  // A HEAD answer states the length its GET body has (node:http sends no body for HEAD).
+  if (!answer.headers.has("content-length")) headers.push("content-length", String(Buffer.byteLength(body)));
   if (closeAfter) headers.push("connection", "close");
   response.writeHead(answer.status, headers);
   response.end(body);
   return answer.status;
+}
+
+/** Methods fetch's `Request` refuses to carry (forbidden methods); the mock still answers them. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/**
+ * The fetch `Request` of what node received, or null when fetch cannot represent it. A method
+ * fetch forbids becomes a body-less stand-in that names the real method (see `withMethod`): no
+ * route serves such a method, so the body is never read, and the answer is the pipeline's own
+ * 401 or 405 with `x-request-id`.
+ * @param origin - the server's origin
+ * @param method - the method as received
+ * @param target - the request target as received
+ * @param headers - the request headers
+ * @param body - the body, if any
+ */
+export function toFetchRequest(origin: string, method: string, target: string, headers: Headers, body: BodyInit | undefined): Request | null {
+  const url = urlOf(origin, target);
+  try {
+    if (FORBIDDEN_METHODS.has(method.toUpperCase())) return withMethod(new Request(url, { method: "GET", headers }), method);
+    return new Request(url, { method, headers, ...(body !== undefined && { body }) });
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -134,16 +166,9 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
  * @returns a listener; it never throws and never leaves a request unanswered
  */
 export function createNodeHandler(options: NodeHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
-  const { origin, handle, unreadable, onAnswered } = options;
-  const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null => {
-    const init: RequestInit = { method, headers: headersOf(raw) };
-    if (body !== undefined) init.body = body;
-    try {
-      return new Request(urlOf(origin, target), init);
-    } catch {
-      return null;
-    }
-  };
+  const { origin, handle, unreadable, newRequestId, onAnswered } = options;
+  const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null =>
+    toFetchRequest(origin, method, target, headersOf(raw), body);
   const serve = async (request: IncomingMessage, response: ServerResponse, started: number) => {
     const method = request.method ?? "GET";
     const target = request.url ?? "/";
@@ -159,16 +184,16 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
       const outcome: MockOutcome = fetchRequest === null ? { kind: "response", response: unreadable() } : await handle(fetchRequest);
       status = await writeOutcome(response, outcome, closeAfter);
     }
-    onAnswered?.({ method, path: pathOf(target), status, durationMs: performance.now() - started });
+    onAnswered?.({ method, path: targetPath(target), status, durationMs: performance.now() - started });
   };
   return (request, response) => {
     const started = onAnswered === undefined ? 0 : performance.now();
     request.on("error", ignore);
     response.on("error", ignore);
     if (isPreflight(request.method, request.headers["access-control-request-method"])) {
-      response.writeHead(204, { ...PREFLIGHT_HEADERS, "x-request-id": newRequestId() });
+      response.writeHead(204, { ...PREFLIGHT_HEADERS, [REQUEST_ID_HEADER]: newRequestId() });
       response.end();
-      onAnswered?.({ method: "OPTIONS", path: pathOf(request.url ?? "/"), status: 204, durationMs: performance.now() - started });
+      onAnswered?.({ method: "OPTIONS", path: targetPath(request.url ?? "/"), status: 204, durationMs: performance.now() - started });
       return;
     }
     serve(request, response, started).catch(() => {

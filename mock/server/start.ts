@@ -7,10 +7,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMockApi, type MockApi, type MockApiOptions } from "../core.js";
-import { problemResponse } from "../control/request-id.js";
-import { problem } from "../http/reply.js";
+import { coreOf } from "../create-mock-api.js";
+import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
-import { answerClientError } from "./client-error.js";
+import { createRawAnswerer } from "./raw-requests.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
 import { declaresTooLargeBody } from "./read-body.js";
 
@@ -25,9 +25,9 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** How to start the server: where to listen, plus every `createMockApi` option but `baseUrl`. */
 export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl"> {
-  /** Default {@link DEFAULT_PORT}; `0` picks a free port. */
+  /** Default `4010`; `0` picks a free port. */
   readonly port?: number;
-  /** Default {@link DEFAULT_HOST} (loopback); `0.0.0.0` exposes the server to the network. */
+  /** Default `127.0.0.1` (loopback); `0.0.0.0` exposes the server to the network. */
   readonly host?: string;
   /** Every API request is answered this many milliseconds late (default 0). */
   readonly latencyMs?: number;
@@ -66,8 +66,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 /** The answer to a request fetch cannot represent (e.g. method TRACE): a 400 problem. */
-function unreadable(): Response {
-  return problemResponse((id) => problem(id, "invalid_request", "The request could not be read (unsupported method or malformed target)."));
+function unreadable(requestId: string): Response {
+  return toResponse(problem(requestId, "invalid_request", "The request could not be read (unsupported method or malformed target)."), requestId);
 }
 
 /**
@@ -98,14 +98,20 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const url = originOf(host, bound);
   let app: ReturnType<typeof createServerApp>;
   try {
-    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url }), { apiKeys: mockOptions.apiKeys, latencyMs, serverUrl: url, ...(retainedRequests !== undefined && { retainedRequests }) });
+    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url, ...(retainedRequests !== undefined && { retainedRequests }) }), {
+      latencyMs,
+      serverUrl: url,
+    });
   } catch (error) {
     server.close();
     throw error;
   }
-  const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable, onAnswered: onRequest });
+  const { newRequestId } = coreOf(app.api);
+  const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable: () => unreadable(newRequestId()), newRequestId, onAnswered: onRequest });
   server.on("request", listener);
-  server.on("clientError", answerClientError);
+  const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId });
+  server.on("clientError", raw.clientError);
+  server.on("connect", raw.connect);
   // A body declared over the cap is refused before `100 Continue`: the client never sends it.
   server.on("checkContinue", (request, response) => {
     if (!declaresTooLargeBody(request)) response.writeContinue();
