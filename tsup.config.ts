@@ -1,7 +1,12 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { defineConfig } from "tsup";
+import { buildConsoleAssets } from "./mock/console/build-assets.ts";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+
+// The console's browser assets: inlined into the server bundle (served from memory, whatever file
+// the chunk lands in) and written to dist/console/ as well, where size-limit checks their budget.
+const consoleAssets = buildConsoleAssets();
 
 export default defineConfig({
   entry: {
@@ -23,5 +28,10 @@ export default defineConfig({
   treeshake: true,
   external: ["msw", /^node:/],
   // src/version.ts: the user-agent and `prospectkit-mock --version` name the released version.
-  define: { __PROSPECTKIT_VERSION__: JSON.stringify(version) },
+  define: { __PROSPECTKIT_VERSION__: JSON.stringify(version), __PROSPECTKIT_CONSOLE__: JSON.stringify(consoleAssets) },
+  async onSuccess() {
+    mkdirSync("dist/console", { recursive: true });
+    writeFileSync("dist/console/app.js", consoleAssets.js);
+    writeFileSync("dist/console/app.css", consoleAssets.css);
+  },
 });

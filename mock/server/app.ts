@@ -1,12 +1,14 @@
 /**
  * What the standalone server serves, as one web-standard handler (no `node:` import, so it runs
- * wherever a `Request` does): `GET /openapi.json`, the control API under `/__mock`, and the API
- * itself from the mock's `api.handle`.
+ * wherever a `Request` does): `GET /openapi.json`, the console at `/__mock/console` (a browser's
+ * `GET /` is sent there), the control API under `/__mock`, and the API itself from the mock's `api.handle`.
  * @module
  */
 import type { MockApi, MockApiOptions, MockOutcome } from "../core.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { createKeyDirectory } from "../control/keys.js";
+import { DEFAULT_API_KEY } from "../options.js";
+import { createConsole, isConsoleRequest } from "../console/handler.js";
 import { problemResponse } from "../control/request-id.js";
 import { problem } from "../http/reply.js";
 import { createRequestOwners } from "../control/request-owners.js";
@@ -89,6 +91,9 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
   };
   const owners = createRequestOwners(api, tenantOf);
   const control = createMockControl({ api, tenantOf, owners, reset: api.reset });
+  const keys = options.apiKeys ?? [DEFAULT_API_KEY];
+  const developmentKey = Array.isArray(keys) ? keys.includes(DEFAULT_API_KEY) : DEFAULT_API_KEY in keys;
+  const consoleHandler = createConsole({ api, tenantOf, developmentKey });
   const { serverUrl } = options;
   let documentText: string | undefined;
 
@@ -113,6 +118,7 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
         documentText ??= JSON.stringify(createOpenApiDocument(serverUrl ?? new URL(request.url).origin));
         return Promise.resolve(document(documentText));
       }
+      if (isConsoleRequest(path, request)) return Promise.resolve({ kind: "response", response: consoleHandler(request, path) });
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
         return control(request).then((response): MockOutcome => ({ kind: "response", response }));
       }

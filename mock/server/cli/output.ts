@@ -4,6 +4,7 @@
  * never the API key).
  * @module
  */
+import { CONSOLE_PATH } from "../../console/handler.js";
 import { CONTROL_PATH_PREFIX } from "../../control/handler.js";
 import { OPENAPI_PATH } from "../app.js";
 import type { AnsweredRequest } from "../node-handler.js";
@@ -65,6 +66,7 @@ export function banner(input: BannerInput): string {
     `  Subscription  ${subscriptionId ?? "none yet (load one with --data, or POST /__mock/webhook_subscriptions)"}`,
     `  OpenAPI       ${url}${OPENAPI_PATH}`,
     `  Control API   ${url}${CONTROL_PATH_PREFIX} (same x-api-key)`,
+    `  Console       ${url}${CONSOLE_PATH} (open it in a browser)`,
     "",
     "Create a prospect log entry:",
     curl("POST", `${url}/v0/prospect_logs`, apiKey, SAMPLE_PROSPECT_LOG),

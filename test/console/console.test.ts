@@ -1,0 +1,187 @@
+/**
+ * The mock console in a real browser (headless Chromium via playwright-core), against a real
+ * `startMockServer` with the demo data: the key screen (a wrong key is refused in words), the
+ * live request log (a log created through the SDK shows up without a reload), publishing a
+ * version from the page (GET page changes), arming a 503 from the page (the next SDK call fails
+ * with InternalServerError), the API's own field errors next to a subscription's fields, and no
+ * serious or critical axe-core violation in any view at 1280x800 or 390x844.
+ *
+ * `PROSPECTKIT_UPDATE_SCREENSHOTS=1` writes the screenshots it takes to docs/images/.
+ */
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient, InternalServerError } from "../../src/index.js";
+import { loadFixtures } from "../../mock/control/fixtures.js";
+import { DEFAULT_API_KEY } from "../../mock/core.js";
+import { DEMO_FIXTURES, DEMO_IDS } from "../../mock/server/demo.js";
+import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { launchChromium, seriousViolations } from "./browser.ts";
+
+const IMAGES = resolve(import.meta.dirname, "../../docs/images");
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let server: MockServer;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+async function screenshot(name: string, target: Page = page): Promise<void> {
+  const image = await target.screenshot({ fullPage: false });
+  expect(image.byteLength).toBeGreaterThan(5_000);
+  if (process.env["PROSPECTKIT_UPDATE_SCREENSHOTS"] === "1") writeFileSync(resolve(IMAGES, `${name}.png`), image);
+}
+
+/** No serious or critical axe-core violation on the page as it is now (the message lists any). */
+async function expectAccessible(target: Page): Promise<void> {
+  const violations = await seriousViolations(target);
+  expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+}
+
+async function openTab(name: string, target: Page = page): Promise<void> {
+  await target.getByRole("tab", { name: new RegExp(`^${name}`) }).click();
+}
+
+async function signIn(target: Page, key = DEFAULT_API_KEY): Promise<void> {
+  await target.goto(server.url, { waitUntil: "load" });
+  await target.getByLabel("API key").fill(key);
+  await target.getByRole("button", { name: "Open the console" }).click();
+  await target.getByText("Live", { exact: true }).waitFor();
+}
+
+const sdk = () => createClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.url, maxRetries: 0 });
+
+beforeAll(async () => {
+  server = await startMockServer({ port: 0, fixtures: (state) => loadFixtures(state, DEMO_FIXTURES) });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: DESKTOP });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/status of (401|400|404|503)/.test(message.text())) problems.push(`console error: ${message.text()}`);
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("the mock console in Chromium", { timeout: 60_000 }, () => {
+  it("a browser opening the server root lands on the console, which asks for the key, pre-filled with the development key", async () => {
+    await page.goto(server.url);
+    expect(new URL(page.url()).pathname).toBe("/__mock/console");
+    await expect.poll(() => page.getByLabel("API key").inputValue()).toBe(DEFAULT_API_KEY);
+    expect(await page.content()).not.toContain(DEFAULT_API_KEY);
+    await expectAccessible(page);
+  });
+
+  it("a wrong key is refused with a message saying what to do, and is not kept", async () => {
+    await page.getByLabel("API key").fill("not_a_key");
+    await page.getByRole("button", { name: "Open the console" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("does not accept that API key");
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain("not_a_key");
+    await screenshot("console-key");
+  });
+
+  it("a prospect log created through the SDK appears in the live request log without a reload", async () => {
+    await signIn(page);
+    await sdk().createProspectLog({ source: "crm", payload: { plan: "team", note: "日本語 ✓" }, email: "ada@example.com", name: "Ada Lovelace" });
+    const row = page.locator("#request-log li", { hasText: "/v0/prospect_logs" }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain("201");
+    await row.locator("summary").click();
+    await expect.poll(() => row.textContent()).toContain("日本語 ✓");
+    // A refused request shows the API's field errors (sent raw: the SDK would refuse it before sending).
+    await fetch(`${server.url}/v0/prospect_logs`, {
+      method: "POST",
+      headers: { "x-api-key": DEFAULT_API_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ source: "", payload: {} }),
+    });
+    const refused = page.locator("#request-log li", { hasText: "400" }).first();
+    await refused.locator("summary").click();
+    await expect.poll(() => refused.textContent()).toContain("/source");
+    await screenshot("console-requests");
+    await expectAccessible(page);
+  });
+
+  it("the request log filters by operation and status", async () => {
+    await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page });
+    await page.locator("#request-log li", { hasText: "/pages/" }).first().waitFor();
+    await page.getByLabel("Operation").selectOption("getPage");
+    await expect.poll(() => page.locator("#request-log li").count()).toBe(1);
+    await page.getByLabel("Operation").selectOption("all");
+    await page.getByLabel("Status").selectOption("4xx");
+    await expect.poll(() => page.locator("#request-log li").count()).toBe(1);
+    await page.getByLabel("Status").selectOption("all");
+  });
+
+  it("publishing a version from the page changes what GET page answers", async () => {
+    await openTab("State");
+    const name = "Pricing";
+    await page.getByRole("button", { name: `Add version to ${name}` }).click();
+    await page.getByLabel("Computed name for version 2").fill("Pricing for every team");
+    await page.getByRole("button", { name: "Process" }).click();
+    await page.getByRole("button", { name: `Publish version 2 of ${name}` }).click();
+    await expect.poll(async () => (await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page })).publishedVersion.versionNumber).toBe(2);
+    await page.getByText("v2 published").waitFor();
+    await expectAccessible(page);
+  });
+
+  it("a subscription edit goes through PATCH, and the API's field errors show next to the fields", async () => {
+    const url = page.getByLabel("URL").first();
+    await url.fill("ftp://example.com/hook");
+    await page.getByRole("button", { name: "Save" }).first().click();
+    const error = page.locator(`#sub-${DEMO_IDS.subscription}-url-error`);
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/http/);
+    expect(await url.getAttribute("aria-invalid")).toBe("true");
+    await url.fill("https://example.com/hooks/new");
+    await page.getByRole("button", { name: "Save" }).first().click();
+    await expect.poll(async () => (await server.api.state.webhookSubscriptions.get(DEMO_IDS.subscription))?.url).toBe("https://example.com/hooks/new");
+    await page.getByRole("button", { name: `Show signing secret of ${DEMO_IDS.subscription}` }).click();
+    await expect.poll(() => page.locator(".secret-value").textContent()).toMatch(/^whsec_/);
+    await page.getByRole("button", { name: "Hide" }).click();
+    await page.locator("summary", { hasText: "Ada Lovelace" }).click();
+    await screenshot("console-state");
+  });
+
+  it("arming a 503 from the page makes the next SDK call fail with InternalServerError", async () => {
+    await openTab("Scenarios");
+    await page.getByLabel("Fault", { exact: true }).selectOption("status");
+    await page.getByLabel("Status", { exact: true }).fill("503");
+    await page.getByRole("button", { name: "Arm fault" }).click();
+    await page.locator("#armed-faults li", { hasText: "answer 503" }).waitFor();
+    await screenshot("console-scenarios");
+    await expectAccessible(page);
+    const failure = await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InternalServerError);
+    expect((failure as InternalServerError).status).toBe(503);
+    await expect.poll(() => page.locator("#armed-faults li").count()).toBe(0);
+    // The fault form is checked by the control API's rules, shown at the field.
+    await page.getByLabel("Status", { exact: true }).fill("200");
+    await page.getByRole("button", { name: "Arm fault" }).click();
+    await page.locator("#fault-status-error").waitFor();
+  });
+
+  it("stays readable at 390x844, with no serious or critical axe-core violation", async () => {
+    const phone = await browser.newPage({ viewport: PHONE });
+    try {
+      await signIn(phone);
+      await phone.locator("#request-log li").first().waitFor();
+      await expectAccessible(phone);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot("console-phone", phone);
+      await openTab("State", phone);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it("showed no page error and no console error but the expected refusals", () => {
+    expect(problems).toEqual([]);
+  });
+});
