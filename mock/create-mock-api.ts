@@ -14,14 +14,24 @@ import { createRequestLog, type RequestLog } from "./request-log.js";
 import { createMockState, type MockState } from "./state/index.js";
 import { createStore, type Store, STREAMS, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
+import type { WebhookEvent } from "../src/schemas/index.js";
 import { createWebhookDispatcher, type Delivery, type DeliveryAttempt } from "./webhooks/index.js";
 
-/** `api.webhooks`: the deliveries that state changes caused, and the trigger for due attempts. */
+/** `api.webhooks`: the events and deliveries that state changes caused, and the triggers for attempts. */
 export interface MockWebhooks {
-  /** Every delivery, in the order queued, with its attempts. */
+  /** Every delivery kept (the latest 10,000 by default), in the order queued, with its attempts. */
   list(): readonly Delivery[];
-  /** Makes every attempt due by the mock's clock (first attempts at once, retries on schedule). */
-  runDue(): Promise<DeliveryAttempt[]>;
+  /** Every event kept, oldest first, with the tenant it belongs to (also those no subscription wanted). */
+  events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
+  /**
+   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule),
+   * within the concurrency limit; `{ all: true }` makes every pending retry now.
+   */
+  runDue(options?: { readonly all?: boolean }): Promise<DeliveryAttempt[]>;
+  /** Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new timestamp and signature. */
+  redeliver(eventId: string): Promise<DeliveryAttempt[]>;
+  /** How many attempts are in flight now. */
+  inFlight(): number;
 }
 
 /** A mock of the API. */
@@ -99,8 +109,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const dispatcher = createWebhookDispatcher({
     now: () => new Date(store.nowMs()),
     newEventId: () => eventIds.next("event", store.nowMs()),
-    ...(resolved.webhooks.fetch && { fetch: resolved.webhooks.fetch }),
-    ...(resolved.webhooks.timeoutMs !== undefined && { timeoutMs: resolved.webhooks.timeoutMs }),
+    ...resolved.webhooks,
+    secretsOf: ({ tenantId, subscriptionId }) =>
+      tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
     onDeactivate(subscriptionId) {
       for (const tenant of store.tenants.values()) {
         const record = tenant.subscriptions.get(subscriptionId);
@@ -113,13 +124,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   function initialise(): void {
     requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
-    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events));
+    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events), (id) => store.takenIds.has(id));
     store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
       sink: (kind, data, targets, tenantId) => {
-        dispatcher.emit(kind, data, targets);
+        const event = dispatcher.emit(kind, data, targets, tenantId);
         changes.announce(tenantId, { kind: "event", type: kind });
+        return event;
       },
     });
     const byTenant = new Map<string | undefined, string[]>();
@@ -152,7 +164,13 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     state,
     faults: faults.api,
     requests: requestLog.api,
-    webhooks: { list: () => dispatcher.list(), runDue: () => dispatcher.runDue() },
+    webhooks: {
+      list: () => dispatcher.list(),
+      events: () => dispatcher.events(),
+      runDue: (runOptions) => dispatcher.runDue(runOptions),
+      redeliver: (eventId) => dispatcher.redeliver(eventId),
+      inFlight: () => dispatcher.inFlight(),
+    },
     changes,
     baseUrl: resolved.baseUrl,
     reset() {

@@ -20,7 +20,10 @@ export type IdPrefix =
   | "req"
   | "key";
 
-/** Makes IDs: `next("prospect", nowMs)` gives `prospect_` + a lower-case ULID for that time. */
+/**
+ * Makes IDs: `next("prospect", nowMs)` gives `prospect_` + a lower-case ULID for that time, never
+ * one the factory's `isTaken` reports as existing.
+ */
 export interface IdFactory {
   next(prefix: IdPrefix, nowMs: number): string;
 }
@@ -28,10 +31,21 @@ export interface IdFactory {
 /**
  * Creates an ID factory on one random stream. IDs made in the same millisecond still increase
  * (the ULID is monotonic), and a clock that steps back never makes an ID sort before an earlier one.
+ * A candidate that already exists (a client chose it, a fixture seeded it: with a frozen clock and
+ * a fixed seed the next ID is predictable) is skipped, so a generated ID never equals a stored one
+ * and a create never overwrites anything.
  * @param random - the seeded stream for the random part
+ * @param isTaken - whether an ID already exists (default: none does)
  */
-export function createIdFactory(random: Random): IdFactory {
+export function createIdFactory(random: Random, isTaken: (id: string) => boolean = () => false): IdFactory {
   const ulid = monotonicFactory(random);
-  // ulid() reads Date.now() when given 0, so the epoch itself is nudged to 1 ms to stay seeded.
-  return { next: (prefix, nowMs) => `${prefix}_${ulid(Math.max(1, nowMs)).toLowerCase()}` };
+  return {
+    next(prefix, nowMs) {
+      for (;;) {
+        // ulid() reads Date.now() when given 0, so the epoch itself is nudged to 1 ms to stay seeded.
+        const id = `${prefix}_${ulid(Math.max(1, nowMs)).toLowerCase()}`;
+        if (!isTaken(id)) return id;
+      }
+    },
+  };
 }

@@ -37,8 +37,20 @@ export interface MockApiOptions {
   readonly baseUrl?: string;
   /** Seeds data: runs at creation and after every `reset()`, so each test starts from the same state. */
   readonly fixtures?: (state: MockState) => void;
-  /** Webhook delivery: how attempts are sent (default `globalThis.fetch`) and their timeout. */
-  readonly webhooks?: { readonly fetch?: WebhookFetch; readonly timeoutMs?: number };
+  /**
+   * Webhook delivery: how attempts are sent (default `globalThis.fetch`), their timeout (default
+   * 15 s), how many may be in flight at once (default no limit), how much faster than real time
+   * the retry schedule runs (`timeScale`, default 1), how many deliveries and events are kept
+   * (`maxRecords`, default 10,000) and the monotonic clock that times attempts (`elapsedMs`).
+   */
+  readonly webhooks?: {
+    readonly fetch?: WebhookFetch;
+    readonly timeoutMs?: number;
+    readonly concurrency?: number;
+    readonly timeScale?: number;
+    readonly maxRecords?: number;
+    readonly elapsedMs?: () => number;
+  };
 }
 
 /** Options after defaults and checks. */

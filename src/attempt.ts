@@ -1,6 +1,7 @@
+import { unlessAborted } from "./abort.js";
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from "./errors/failures.js";
 import type { Fetch } from "./options.js";
-import { scrub } from "./redact.js";
+import type { Redactor } from "./redact.js";
 
 /** One HTTP exchange: the response and its whole body as text. */
 export interface Exchange {
@@ -25,7 +26,7 @@ function describe(cause: unknown): string {
  * @param timeoutMs - this attempt's time limit
  * @param signal - the caller's signal, if any
  * @param attempt - this attempt's number, for the error
- * @param secret - the API key, scrubbed from any error text
+ * @param redact - takes the API key out of any error text
  * @returns the response and its body text
  * @throws {APIUserAbortError} when the caller's signal fired
  * @throws {APITimeoutError} when the time limit passed
@@ -39,8 +40,10 @@ export async function sendAttempt(
   timeoutMs: number,
   signal: AbortSignal | undefined,
   attempt: number,
-  secret: string,
+  redact: Redactor,
 ): Promise<Exchange> {
+  // checked here too: a signal that fired while a hook ran must keep this attempt from being sent
+  if (signal?.aborted) throw new APIUserAbortError(attempt - 1, signal.reason);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -51,11 +54,11 @@ export async function sendAttempt(
   signal?.addEventListener("abort", abort);
   try {
     const response = await fetch(url, { ...init, signal: controller.signal });
-    return { response, text: await response.text() };
+    return { response, text: await unlessAborted(controller.signal, () => response.text(), () => controller.signal.reason) };
   } catch (cause) {
     if (signal?.aborted) throw new APIUserAbortError(attempt, signal.reason);
     if (timedOut) throw new APITimeoutError(`Attempt ${attempt} timed out after ${timeoutMs} ms`, attempt, cause);
-    throw new APIConnectionError(`Connection error: ${scrub(describe(cause), secret)}`, attempt, cause);
+    throw new APIConnectionError(`Connection error: ${redact.text(describe(cause))}`, attempt, cause);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", abort);

@@ -8,6 +8,7 @@ import {
   WebhookSubscription,
   WebhookSubscriptionUpdate,
 } from "./schemas/index.js";
+import { isWellFormed } from "./serialize.js";
 import { problems, rejectInvalid } from "./validate.js";
 
 /**
@@ -16,6 +17,7 @@ import { problems, rejectInvalid } from "./validate.js";
  */
 const PathId = /* @__PURE__ */ OpaqueId.check(
   z.refine((id) => id !== "." && id !== "..", { error: 'must not be "." or ".."', params: { code: "invalid_value" } }),
+  z.refine(isWellFormed, { error: "must be valid Unicode (it has a lone surrogate)", params: { code: "invalid_string" } }),
 );
 
 /** An array type that also takes a read-only array (an `as const` list); any other type as it is. */
@@ -65,7 +67,7 @@ export const createProspectLogOperation: Operation<ProspectLogCreate> = {
   prepare(input, validate) {
     if (validate) rejectInvalid(this.name, problems(ProspectLogCreate, input));
     const body = input?.idempotencyKey ? input : { ...input, idempotencyKey: uuid() };
-    return { path: "/v0/prospect_logs", body: JSON.stringify(body) };
+    return { path: "/v0/prospect_logs", body };
   },
 };
 
@@ -95,6 +97,6 @@ export const updateWebhookSubscriptionOperation: Operation<UpdateWebhookSubscrip
     const { subscriptionId, ...changes } = input ?? {};
     const errors = problems(SubscriptionRef, input);
     rejectInvalid(this.name, validate ? [...errors, ...problems(WebhookSubscriptionUpdate, changes)] : errors);
-    return { path: `/v0/webhook_subscriptions/${encodeURIComponent(subscriptionId)}`, body: JSON.stringify(changes) };
+    return { path: `/v0/webhook_subscriptions/${encodeURIComponent(subscriptionId)}`, body: changes };
   },
 };

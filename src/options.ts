@@ -1,6 +1,6 @@
 import { ConfigurationError } from "./errors/prospectkit-error.js";
 import { createLog, type Hooks, type Log } from "./hooks.js";
-import { API_KEY_HEADER } from "./redact.js";
+import { API_KEY_HEADER, createRedactor, type Redactor } from "./redact.js";
 import { VERSION } from "./version.js";
 
 /** How a successful response is checked against its schema. */
@@ -42,7 +42,10 @@ export interface ClientOptions extends Omit<RequestOptions, "signal">, Hooks {
    * Default: the `PROSPECTKIT_BASE_URL` environment variable.
    */
   baseUrl?: string;
-  /** The `fetch` to use. Default: the global `fetch`. */
+  /**
+   * The `fetch` to use. Default: the global `fetch`, looked up at each call (not once here), so
+   * MSW, nock or Playwright interception installed after the client was created still applies.
+   */
   fetch?: Fetch;
 }
 
@@ -53,6 +56,9 @@ export interface ClientOptions extends Omit<RequestOptions, "signal">, Hooks {
 export interface Settings extends Hooks {
   baseUrl: string;
   apiKey: string;
+  /** Takes the key out of everything that enters an error, a log line or a hook. */
+  redact: Redactor;
+  /** The injected `fetch`, or `globalThis.fetch` as it is when called. */
   fetch: Fetch;
   timeoutMs: number;
   totalTimeoutMs: number;
@@ -149,14 +155,18 @@ export function resolveSettings(options: ClientOptions): Settings {
   if (!apiKey) fail("apiKey is missing: pass { apiKey } or set PROSPECTKIT_API_KEY");
   if (!/^[\x21-\x7e]+$/.test(apiKey)) fail("apiKey must consist of visible ASCII characters");
   const baseUrl = resolveBaseUrl(options.baseUrl ?? env("PROSPECTKIT_BASE_URL"));
-  const fetch = options.fetch ?? globalThis.fetch;
-  if (typeof fetch !== "function") fail("fetch is not available in this runtime: pass { fetch }");
+  const injected = options.fetch;
+  if (injected !== undefined && typeof injected !== "function") fail("fetch must be a function");
+  if (!injected && typeof globalThis.fetch !== "function") fail("fetch is not available in this runtime: pass { fetch }");
+  // looked up per call: an interceptor (MSW, nock, Playwright) that replaces globalThis.fetch later still sees the request
+  const fetch: Fetch = injected ?? ((url, init) => globalThis.fetch(url, init));
   const agent = userAgent();
   const headers = mergeHeaders({ accept: "application/json", ...(agent && { "user-agent": agent }) }, undefined, apiKey);
   const defaults: Settings = {
     ...options,
     ...DEFAULTS,
     apiKey,
+    redact: createRedactor(apiKey),
     baseUrl,
     fetch,
     headers,

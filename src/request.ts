@@ -1,18 +1,19 @@
 import type * as z from "zod/mini";
+import { unlessAborted } from "./abort.js";
 import { type Exchange, sendAttempt, wait } from "./attempt.js";
 import { REQUEST_ID_HEADER, toAPIError } from "./errors/api-error.js";
 import { APIConnectionError, APIUserAbortError } from "./errors/failures.js";
 import { ConfigurationError, type ProspectKitError } from "./errors/prospectkit-error.js";
 import type { CallEvent, RequestEvent, ResponseEvent, RetryEvent } from "./hooks.js";
 import { mergeOptions, type RequestOptions, type Settings } from "./options.js";
-import { redactHeaders, scrub } from "./redact.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry.js";
+import { convertInput, toJsonBody } from "./serialize.js";
 import { checkResponse } from "./validate.js";
 
-/** The method and path of a call, and its JSON body if it has one. */
+/** The path of a call, and its body (a JS value, converted to JSON by `toJsonBody`) if it has one. */
 export interface PreparedRequest {
   path: string;
-  body?: string;
+  body?: unknown;
 }
 
 /**
@@ -55,28 +56,32 @@ async function observe<E extends CallEvent>(
   message: string,
   event: E,
   hook: ((event: E) => void | Promise<void>) | undefined,
+  attempts: number,
 ): Promise<void> {
   settings.log?.(level, message, event);
-  await hook?.(event);
+  const { signal } = settings;
+  if (hook) await unlessAborted(signal, () => hook(event), () => new APIUserAbortError(attempts, signal?.reason));
 }
 
 async function attempts<T>(s: Settings, operation: Operation<never>, url: string, init: RequestInit): Promise<WithResponse<T>> {
   const { method } = operation;
+  const { redact, signal } = s;
   const observed = s.log || s.onRequest || s.onResponse || s.onRetry;
+  const shownUrl = observed ? redact.text(url) : url;
   const deadline = Date.now() + s.totalTimeoutMs;
   for (let attempt = 1; ; attempt++) {
-    if (s.signal?.aborted) throw new APIUserAbortError(attempt - 1, s.signal.reason);
-    const call: CallEvent | undefined = observed ? { operation: operation.name, method, url, attempt } : undefined;
+    if (signal?.aborted) throw new APIUserAbortError(attempt - 1, signal.reason);
+    const call: CallEvent | undefined = observed ? { operation: operation.name, method, url: shownUrl, attempt } : undefined;
     if (call) {
-      const headers = redactHeaders(init.headers as Record<string, string>);
-      await observe<RequestEvent>(s, "debug", `${method} ${url}`, { ...call, headers }, s.onRequest);
+      const headers = redact.headers(init.headers as Record<string, string>);
+      await observe<RequestEvent>(s, "debug", `${method} ${shownUrl}`, { ...call, headers }, s.onRequest, attempt - 1);
     }
     const started = Date.now();
     let exchange: Exchange | undefined;
     let error: ProspectKitError | undefined;
     let after: number | undefined;
     try {
-      exchange = await sendAttempt(s.fetch, url, init, Math.min(s.timeoutMs, deadline - started), s.signal, attempt, s.apiKey);
+      exchange = await sendAttempt(s.fetch, url, init, Math.min(s.timeoutMs, deadline - started), signal, attempt, redact);
     } catch (cause) {
       if (!(cause instanceof APIConnectionError)) throw cause;
       error = cause;
@@ -85,25 +90,25 @@ async function attempts<T>(s: Settings, operation: Operation<never>, url: string
       const { response, text } = exchange;
       const { status, headers } = response;
       const id = headers.get(REQUEST_ID_HEADER);
-      const requestId = id === null ? undefined : scrub(id, s.apiKey);
+      const requestId = id === null ? undefined : redact.text(id);
       if (call) {
-        const event = { ...call, status, requestId, durationMs: Date.now() - started, headers: redactHeaders(headers, s.apiKey) };
-        await observe<ResponseEvent>(s, "info", `${status} ${method} ${url}`, event, s.onResponse);
+        const event = { ...call, status, requestId, durationMs: Date.now() - started, headers: redact.headers(headers) };
+        await observe<ResponseEvent>(s, "info", `${status} ${method} ${shownUrl}`, event, s.onResponse, attempt);
       }
       if (response.ok) {
         return { data: checkResponse(s, operation.name, operation.result, response, text, requestId) as T, response, requestId };
       }
       after = retryAfterMs(headers);
-      error = toAPIError(response, text, attempt, after, s.apiKey);
+      error = toAPIError(response, text, attempt, after, redact);
       if (!isRetryableStatus(status)) throw error;
     }
     const delay = after ?? backoffMs(attempt);
     if (attempt > s.maxRetries || (after ?? 0) > MAX_RETRY_AFTER_MS || delay > deadline - Date.now()) throw error;
     if (call) {
-      const message = `retrying ${method} ${url} in ${Math.round(delay)} ms after: ${error!.message}`;
-      await observe<RetryEvent>(s, "warn", message, { ...call, delayMs: delay, error: error! }, s.onRetry);
+      const message = `retrying ${method} ${shownUrl} in ${Math.round(delay)} ms after: ${error!.message}`;
+      await observe<RetryEvent>(s, "warn", message, { ...call, delayMs: delay, error: error! }, s.onRetry, attempt);
     }
-    await wait(delay, s.signal, attempt);
+    await wait(delay, signal, attempt);
   }
 }
 
@@ -116,9 +121,12 @@ async function run<T, Input>(
   if (!settings) throw new ConfigurationError("not a prospectkit client: create one with createClient()");
   const s = mergeOptions(settings, options);
   try {
-    const { path, body } = operation.prepare(input, s.validateRequests);
+    const { path, body } = convertInput(operation.name, s.redact, () => {
+      const prepared = operation.prepare(input, s.validateRequests);
+      return prepared.body === undefined ? prepared : { path: prepared.path, body: JSON.stringify(toJsonBody(operation.name, prepared.body)) };
+    });
     // redirect "manual": the API never redirects, and following one would hand x-api-key to another host
-    const init: RequestInit = { method: operation.method, headers: body === undefined ? s.headers : s.jsonHeaders, body, redirect: "manual" };
+    const init: RequestInit = { method: operation.method, headers: body === undefined ? s.headers : s.jsonHeaders, body: body as string | undefined, redirect: "manual" };
     return await attempts<T>(s, operation as Operation<never>, s.baseUrl + path, init);
   } catch (error) {
     s.log?.("error", `${operation.name} failed: ${(error as Error).message}`, { error });

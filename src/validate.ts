@@ -2,7 +2,6 @@ import type * as z from "zod/mini";
 import { RequestValidationError, ResponseValidationError } from "./errors/failures.js";
 import type { ValidationIssueEvent } from "./hooks.js";
 import type { Settings } from "./options.js";
-import { scrub } from "./redact.js";
 import { type FieldError, toFieldErrors } from "./schemas/index.js";
 
 /**
@@ -23,14 +22,23 @@ export function rejectInvalid(operation: string, errors: FieldError[]): void {
   if (errors.length > 0) throw new RequestValidationError(operation, errors);
 }
 
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 const NOT_JSON: FieldError = { pointer: "", code: "invalid_json", detail: "the body is not valid JSON" };
 
 /**
  * Parses a successful response body and checks it against `schema` in the call's mode. Unknown
  * fields and unknown event kinds pass (the response schemas are loose). The data returned is
- * the body as parsed, never a copy.
+ * the body as parsed, never a copy; what goes into an error, the `onValidationIssue` event or
+ * the log line passes through the client's redactor first.
  *
- * @param settings - the call's settings (mode, callback, logger, key to scrub)
+ * @param settings - the call's settings (mode, callback, logger, redactor)
  * @param operation - the operation's name
  * @param schema - the response schema
  * @param response - the response
@@ -49,8 +57,8 @@ export function checkResponse(
   requestId: string | undefined,
 ): unknown {
   const { status } = response;
-  const mode = settings.validateResponses;
-  const fail = (issues: FieldError[]) => new ResponseValidationError({ operation, issues, body: scrub(text, settings.apiKey), status, requestId });
+  const { validateResponses: mode, redact } = settings;
+  const fail = (issues: FieldError[]) => new ResponseValidationError({ operation, issues: redact.json(issues), body: redact.text(text), status, requestId });
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -60,7 +68,8 @@ export function checkResponse(
   if (mode === "off") return body;
   const issues = problems(schema, body);
   if (issues.length > 0) {
-    const event: ValidationIssueEvent = { operation, issues, body, status, requestId };
+    const shown = redact.holds(text) ? parseOr(redact.text(text)) : body;
+    const event: ValidationIssueEvent = { operation, issues: redact.json(issues), body: shown, status, requestId };
     if (settings.onValidationIssue) settings.onValidationIssue(event);
     else if (mode === "warn") (settings.logger ?? console).warn(`prospectkit: unexpected ${operation} response`, event);
     if (mode === "strict") throw fail(issues);

@@ -62,6 +62,9 @@ export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(O
 
 const nullableString = z.nullable(z.string());
 
+/** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
+const WebhookSecret = z.string().check(z.regex(/^whsec_/));
+
 /** A page group. */
 export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
 
@@ -85,7 +88,8 @@ export const SubscriptionRecordSchema = z.object({
   url: HttpUrl,
   events: z.nullable(z.array(WebhookEventKind)),
   active: z.boolean(),
-  secret: z.string().check(z.regex(/^whsec_/)),
+  secret: WebhookSecret,
+  previousSecret: z.optional(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
   createdAt: DateTime,
   updatedAt: DateTime,
 });

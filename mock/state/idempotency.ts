@@ -20,7 +20,7 @@ export interface IdempotencyEntry {
 
 /** What a request with an idempotency key must do. */
 export type IdempotencyDecision =
-  | { kind: "new" }
+  | { kind: "new"; entry: IdempotencyEntry }
   | { kind: "replay"; result: ProspectLog }
   | { kind: "in-progress" }
   | { kind: "reused" };
@@ -41,23 +41,31 @@ function sweep(tenant: TenantData, nowMs: number): void {
 }
 
 /**
- * Decides what a request with `key` and body `fingerprint` gets: a fresh run, the stored
- * response, 409 (the first request is still in flight, same body) or 422 (a different body).
+ * Decides what a request with `key` and body `fingerprint` gets, in one synchronous step: the
+ * stored response, 409 (the first request is still in flight, same body), 422 (a different body),
+ * or a fresh run, for which the key is reserved (in flight) before this returns. Deciding and
+ * reserving are one step so that no await, injected latency or adapter can slip a second request
+ * with the same key between them: concurrent requests with one key never create two logs.
  */
-export function decide(tenant: TenantData, key: string, fingerprint: string, nowMs: number): IdempotencyDecision {
-  sweep(tenant, nowMs);
-  const entry = tenant.idempotency.get(key);
-  if (entry === undefined || expired(entry, nowMs)) return { kind: "new" };
-  if (entry.fingerprint !== fingerprint) return { kind: "reused" };
-  return entry.result === null ? { kind: "in-progress" } : { kind: "replay", result: entry.result };
+export function claim(tenant: TenantData, key: string, fingerprint: string, nowMs: number): IdempotencyDecision {
+  const decision = peek(tenant, key, fingerprint, nowMs);
+  if (decision.kind === "new") {
+    tenant.idempotency.delete(key); // an expired entry moves to the young end
+    tenant.idempotency.set(key, decision.entry);
+  }
+  return decision;
 }
 
-/** Marks `key` as in flight (after {@link decide} said "new"). */
-export function reserve(tenant: TenantData, key: string, fingerprint: string, nowMs: number): IdempotencyEntry {
-  tenant.idempotency.delete(key); // an expired entry moves to the young end
-  const entry: IdempotencyEntry = { fingerprint, result: null, storedAtMs: nowMs };
-  tenant.idempotency.set(key, entry);
-  return entry;
+/**
+ * What {@link claim} would decide, reserving nothing: for answering early (a replay, a 409, a
+ * 422) before the request is accepted. A "new" here is only a forecast: the write claims again.
+ */
+export function peek(tenant: TenantData, key: string, fingerprint: string, nowMs: number): IdempotencyDecision {
+  sweep(tenant, nowMs);
+  const entry = tenant.idempotency.get(key);
+  if (entry === undefined || expired(entry, nowMs)) return { kind: "new", entry: { fingerprint, result: null, storedAtMs: nowMs } };
+  if (entry.fingerprint !== fingerprint) return { kind: "reused" };
+  return entry.result === null ? { kind: "in-progress" } : { kind: "replay", result: entry.result };
 }
 
 /** Stores the response of the request that held `entry`; the 24 hours start now. */

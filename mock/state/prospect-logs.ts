@@ -13,7 +13,7 @@ import {
 } from "../../src/schemas/index.js";
 import { fingerprint } from "../canonical-json.js";
 import { formatTimestamp } from "../clock.js";
-import { complete, decide, type IdempotencyEntry, release, reserve } from "./idempotency.js";
+import { claim, complete, type IdempotencyDecision, peek, release } from "./idempotency.js";
 import { insertProspect, resolveProspect } from "./prospects.js";
 import type { ProspectLogRecord } from "./records.js";
 import type { Store } from "./store.js";
@@ -29,9 +29,10 @@ export type ProspectLogDecision =
 
 /**
  * A validated create request. `early` is its answer when that is already known (invalid, or
- * settled by its idempotency key); otherwise `commit` decides again (the state may have changed
- * since) and writes. `hold` marks the key in flight while the answer waits (injected latency),
- * so a concurrent request with the same key gets 409 meanwhile.
+ * settled by its idempotency key). Otherwise `hold` claims the key when the answer will wait
+ * (injected latency), so a concurrent request with the same key gets 409 meanwhile, and `commit`
+ * claims it (unless held) and writes. Claiming decides and reserves in one step, so two requests
+ * with one key can never both be told "new", whatever awaits lie between them.
  */
 export interface PreparedProspectLog {
   readonly early: Exclude<ProspectLogDecision, { kind: "created" }> | null;
@@ -82,22 +83,21 @@ export function prepareProspectLog(store: Store, tenant: TenantData, body: unkno
   const request = parsed.data;
   const key = request.idempotencyKey;
   const print = key === undefined ? "" : fingerprint(request);
-  const decideNow = () => (key === undefined ? ({ kind: "new" } as const) : decide(tenant, key, print, store.nowMs()));
-  const first = decideNow();
-  if (first.kind !== "new") return { early: first, hold: none, commit: none };
+  const claimNow = (): IdempotencyDecision | null => (key === undefined ? null : claim(tenant, key, print, store.nowMs()));
+  const first = key === undefined ? null : peek(tenant, key, print, store.nowMs());
+  if (first !== null && first.kind !== "new") return { early: first, hold: none, commit: none };
 
-  let held: IdempotencyEntry | null = null;
+  let held: IdempotencyDecision | null | undefined;
   return {
     early: null,
     hold() {
-      if (key !== undefined && held === null) held = reserve(tenant, key, print, store.nowMs());
+      if (held === undefined) held = claimNow();
     },
     commit() {
-      if (held === null) {
-        const now = decideNow();
-        if (now.kind !== "new") return now;
-      }
-      const entry = held ?? (key === undefined ? null : reserve(tenant, key, print, store.nowMs()));
+      const decision = held === undefined ? claimNow() : held;
+      held = undefined;
+      if (decision !== null && decision.kind !== "new") return decision;
+      const entry = decision?.entry ?? null;
       try {
         const result = writeLog(store, tenant, request);
         if (entry !== null) complete(entry, result, store.nowMs());

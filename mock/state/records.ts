@@ -87,8 +87,10 @@ export interface WebhookSubscriptionRecord {
   /** `null` means every event kind. */
   events: WebhookEventKind[] | null;
   active: boolean;
-  /** `whsec_` + base64 of 24 seeded bytes; never shown by the API. */
-  readonly secret: string;
+  /** `whsec_` + base64 of 24 seeded bytes; never shown by the API. Replaced by a rotation. */
+  secret: string;
+  /** After a rotation: the secret it replaced, which keeps signing (beside the new one) until `expiresAt`. */
+  previousSecret?: { secret: string; expiresAt: string };
   readonly createdAt: string;
   updatedAt: string;
 }

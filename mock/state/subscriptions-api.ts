@@ -7,6 +7,8 @@ import { type WebhookSubscriptionUpdate as Update, WebhookSubscriptionUpdate } f
 import { MockStateError } from "../errors.js";
 import { FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
+import { formatTimestamp } from "../clock.js";
+import type { WebhookEvent } from "../../src/schemas/index.js";
 import { type Store, tenantFor, timestamp } from "./store.js";
 import { assertFreeId, parseOrThrow } from "./validate.js";
 import { applySubscriptionUpdate, dedupeEvents } from "./webhook-subscriptions.js";
@@ -28,7 +30,19 @@ export interface WebhookSubscriptionsApi {
   get(id: string, options?: TenantOption): WebhookSubscriptionRecord | undefined;
   /** Every subscription of the tenant, oldest first. */
   list(options?: TenantOption): WebhookSubscriptionRecord[];
+  /**
+   * Gives the subscription a new seeded secret. The old one keeps signing beside it (two `v1,`
+   * signatures, as Standard Webhooks allows) for {@link SECRET_ROTATION_OVERLAP_MS}, so receivers
+   * can switch without losing a delivery.
+   * @throws {MockStateError} for an unknown subscription
+   */
+  rotateSecret(id: string, options?: TenantOption): WebhookSubscriptionRecord;
+  /** The secrets that sign the subscription's deliveries now: the current one, then the previous one while it lasts. */
+  signingSecrets(id: string, options?: TenantOption): string[] | undefined;
 }
+
+/** How long a rotated-out secret keeps signing beside the new one (24 hours, as Svix does). */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** The form event kinds a test can emit. */
 export type FormEventKind = (typeof FORM_EVENT_KINDS)[number];
@@ -40,13 +54,19 @@ export interface FormsApi {
    * tenant's subscriptions that want it.
    * @throws {MockStateError} for another kind or data that is not a JSON object
    */
-  emit(input: FormEventInput): void;
+  emit(input: FormEventInput): WebhookEvent;
 }
 
 const copy = (record: WebhookSubscriptionRecord): WebhookSubscriptionRecord => ({
   ...record,
   events: record.events && [...record.events],
 });
+
+function existing(store: Store, id: string, options: TenantOption): WebhookSubscriptionRecord {
+  const record = tenantFor(store, options.tenantId).subscriptions.get(id);
+  if (record === undefined) throw new MockStateError(`no webhook subscription ${JSON.stringify(id)}`);
+  return record;
+}
 
 function createSubscription(store: Store, input: unknown): WebhookSubscriptionRecord {
   const parsed = parseOrThrow(SubscriptionInput, input, "a webhook subscription");
@@ -74,10 +94,23 @@ export function webhookSubscriptionsApi(current: () => Store): WebhookSubscripti
     update(id, update, options = {}) {
       const store = current();
       const parsed = parseOrThrow(WebhookSubscriptionUpdate, update, "a webhook subscription update");
-      const record = tenantFor(store, options.tenantId).subscriptions.get(id);
-      if (record === undefined) throw new MockStateError(`no webhook subscription ${JSON.stringify(id)}`);
+      const record = existing(store, id, options);
       applySubscriptionUpdate(record, parsed, timestamp(store));
       return copy(record);
+    },
+    rotateSecret(id, options = {}) {
+      const store = current();
+      const record = existing(store, id, options);
+      record.previousSecret = { secret: record.secret, expiresAt: formatTimestamp(store.nowMs() + SECRET_ROTATION_OVERLAP_MS) };
+      record.secret = store.newSecret();
+      return copy(record);
+    },
+    signingSecrets(id, options = {}) {
+      const store = current();
+      const record = tenantFor(store, options.tenantId).subscriptions.get(id);
+      if (record === undefined) return undefined;
+      const previous = record.previousSecret;
+      return previous !== undefined && Date.parse(previous.expiresAt) > store.nowMs() ? [record.secret, previous.secret] : [record.secret];
     },
     get: (id, options = {}) => {
       const record = tenantFor(current(), options.tenantId).subscriptions.get(id);
@@ -93,7 +126,7 @@ export function formsApi(current: () => Store): FormsApi {
     emit(input) {
       const store = current();
       const { tenantId, kind, data } = parseOrThrow(FormEventInput, input, "a form event");
-      store.emit(tenantFor(store, tenantId), kind, data);
+      return store.emit(tenantFor(store, tenantId), kind, data);
     },
   };
 }

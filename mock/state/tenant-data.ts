@@ -3,6 +3,7 @@
  * request ever scans a collection: the cost of a request does not grow with the stored data.
  * @module
  */
+import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
 import type { IdempotencyEntry } from "./idempotency.js";
 import type {
   PageGroupRecord,
@@ -39,23 +40,26 @@ export interface TenantData {
   readonly subscriptions: Map<string, WebhookSubscriptionRecord>;
 }
 
-/** An empty tenant. */
-export function createTenantData(record: TenantRecord): TenantData {
+/**
+ * An empty tenant.
+ * @param registry - the store's registry of taken IDs: every record collection registers its keys there
+ */
+export function createTenantData(record: TenantRecord, registry: IdRegistry): TenantData {
   return {
     record,
-    prospects: new Map(),
+    prospects: new IdRegisteredMap(registry),
     prospectsByEmail: new Map(),
     prospectsByPhone: new Map(),
     prospectsByLinkedin: new Map(),
-    logs: new Map(),
+    logs: new IdRegisteredMap(registry),
     logsByProspect: new Map(),
     idempotency: new Map(),
-    pageGroups: new Map(),
+    pageGroups: new IdRegisteredMap(registry),
     pagesByGroup: new Map(),
-    pages: new Map(),
-    pageVersions: new Map(),
+    pages: new IdRegisteredMap(registry),
+    pageVersions: new IdRegisteredMap(registry),
     versionsByPage: new Map(),
-    subscriptions: new Map(),
+    subscriptions: new IdRegisteredMap(registry),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
-import { type AttemptOutcome, attemptAll } from "./attempt.js";
+import { type AttemptInput, type AttemptOutcome, attemptAll } from "./attempt.js";
 import { nextAttemptTime, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_DEACTIVATE_AFTER_MS, WEBHOOK_MAX_ATTEMPTS } from "./schedule.js";
 import type {
   Delivery,
@@ -10,11 +10,15 @@ import type {
   WebhookTarget,
 } from "./types.js";
 
+/** How many deliveries and events a dispatcher keeps by default. */
+export const DEFAULT_MAX_WEBHOOK_RECORDS = 10_000;
+
 /** A delivery as the dispatcher keeps it: the public fields plus the secret and scheduling state. */
 interface DeliveryRecord {
   readonly sequence: number;
   readonly eventId: string;
   readonly type: WebhookEventKind;
+  readonly tenantId: string | null;
   readonly subscriptionId: string;
   readonly url: string;
   readonly secret: string;
@@ -33,6 +37,7 @@ function snapshot(record: DeliveryRecord): Delivery {
   return {
     eventId: record.eventId,
     type: record.type,
+    tenantId: record.tenantId,
     subscriptionId: record.subscriptionId,
     url: record.url,
     body: record.body,
@@ -42,15 +47,24 @@ function snapshot(record: DeliveryRecord): Delivery {
   };
 }
 
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0)) throw new TypeError(`createWebhookDispatcher: ${name} must be a number > 0`);
+  return value;
+}
+
 /**
  * Creates the mock's webhook delivery engine. Events are signed with `signWebhook` (Standard
- * Webhooks), retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts in all), and
- * a subscription whose attempts have all failed for 5 days is deactivated through
- * `onDeactivate`. Time comes only from `now` and IDs only from `newEventId`: no timers, no
- * randomness, so a test drives retries by moving its clock and calling `runDue`.
+ * Webhooks), retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts in all, the
+ * waits divided by `timeScale`), and a subscription whose attempts have all failed for 5 days is
+ * deactivated through `onDeactivate`. Time comes only from `now` and IDs only from `newEventId`:
+ * no timers, no randomness, so a test drives retries by moving its clock and calling `runDue`
+ * (the standalone server calls it from a timer). At most `concurrency` attempts are in flight,
+ * and at most `maxRecords` deliveries and events are kept.
  *
- * @param options - the clock, the ID source, and optionally `fetch`, `onDeactivate` and `timeoutMs`
+ * @param options - the clock, the ID source, and optionally `fetch`, `onDeactivate`, `timeoutMs`, `concurrency`, `timeScale`, `maxRecords`, `secretsOf`, `elapsedMs`
  * @returns the dispatcher
+ * @throws {TypeError} for a `concurrency`, `timeScale` or `maxRecords` that is not > 0
  * @example
  * ```ts
  * const dispatcher = createWebhookDispatcher({ now: () => clock, newEventId: () => ids.next() });
@@ -61,15 +75,22 @@ function snapshot(record: DeliveryRecord): Delivery {
  * ```
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const { now, newEventId, onDeactivate, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS } = options;
+  const { now, newEventId, onDeactivate, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS } = options;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const concurrency = positive(options.concurrency, Infinity, "concurrency");
+  const timeScale = positive(options.timeScale, 1, "timeScale");
+  const maxRecords = positive(options.maxRecords, DEFAULT_MAX_WEBHOOK_RECORDS, "maxRecords");
+  const elapsedMs = options.elapsedMs ?? (() => now().getTime());
 
   let records: DeliveryRecord[] = [];
+  let events: { readonly tenantId: string | null; readonly event: WebhookEvent }[] = [];
   /** Deliveries with an attempt still to make, by subscription: what runDue looks at and deactivation cancels. */
   let pending = new Map<string, Set<DeliveryRecord>>();
   /** When each subscription's current run of failures began (absent: its last attempt succeeded). */
   let failingSince = new Map<string, number>();
   let generation = 0;
+  let sequence = 0;
+  let active = 0;
 
   function settle(record: DeliveryRecord, status: DeliveryStatus): void {
     record.status = status;
@@ -84,54 +105,79 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     for (const record of [...(pending.get(subscriptionId) ?? [])]) settle(record, "cancelled");
   }
 
-  function addAttempt(delivery: DeliveryRecord, outcome: AttemptOutcome, at: Date): DeliveryAttempt {
+  /** Keeps the record bounded: forgets the oldest settled deliveries first, then the oldest pending ones. */
+  function trim(): void {
+    while (records.length > maxRecords) {
+      const index = records.findIndex((record) => record.status !== "pending" && !record.inFlight);
+      const [dropped] = records.splice(index === -1 ? 0 : index, 1);
+      if (dropped!.status === "pending") settle(dropped!, "cancelled");
+    }
+    if (events.length > maxRecords) events = events.slice(events.length - maxRecords);
+  }
+
+  function addAttempt(delivery: DeliveryRecord, outcome: AttemptOutcome, at: Date, redelivery: boolean): DeliveryAttempt {
     const attempt: DeliveryAttempt = {
       eventId: delivery.eventId,
       subscriptionId: delivery.subscriptionId,
       attempt: delivery.attempts.length + 1,
       at: at.toISOString(),
-      ...outcome,
+      ok: outcome.ok,
+      status: outcome.status,
+      reason: outcome.reason,
+      error: outcome.error,
+      response: outcome.response,
+      durationMs: outcome.durationMs,
+      redelivery,
     };
     delivery.attempts.push(attempt);
     return attempt;
   }
 
   /**
-   * Records one outcome, schedules the retry or settles the delivery, and tracks the
+   * Records one scheduled outcome, schedules the retry or settles the delivery, and tracks the
    * subscription's run of failures.
    * @returns true when this failure deactivates the subscription
    */
   function apply(delivery: DeliveryRecord, outcome: AttemptOutcome, at: Date): boolean {
-    const attempt = addAttempt(delivery, outcome, at);
+    const attempt = addAttempt(delivery, outcome, at, false);
     if (outcome.ok) {
       failingSince.delete(delivery.subscriptionId);
       settle(delivery, "succeeded");
       return false;
     }
     if (delivery.status !== "pending") return false; // cancelled while in flight: its subscription is already off
-    const next = attempt.attempt < WEBHOOK_MAX_ATTEMPTS ? nextAttemptTime(attempt.attempt, at) : null;
+    const next = attempt.attempt < WEBHOOK_MAX_ATTEMPTS ? nextAttemptTime(attempt.attempt, at, timeScale) : null;
     if (next === null) settle(delivery, "failed");
     else delivery.nextAttemptAt = next;
     const since = failingSince.get(delivery.subscriptionId) ?? at.getTime();
     failingSince.set(delivery.subscriptionId, since);
-    if (at.getTime() - since < WEBHOOK_DEACTIVATE_AFTER_MS) return false;
+    if ((at.getTime() - since) * timeScale < WEBHOOK_DEACTIVATE_AFTER_MS) return false;
     deactivate(delivery.subscriptionId);
     return true;
   }
 
+  const inputOf = (record: DeliveryRecord): AttemptInput => ({
+    eventId: record.eventId,
+    url: record.url,
+    body: record.body,
+    secrets: secretsOf?.({ tenantId: record.tenantId, subscriptionId: record.subscriptionId }) ?? [record.secret],
+  });
+
   return {
-    emit(kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookTarget[]): WebhookEvent {
+    emit(kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookTarget[], tenantId?: string): WebhookEvent {
       const at = now();
       const event: WebhookEvent = { id: newEventId(), type: kind, createdAt: at.toISOString(), data };
       const body = JSON.stringify(event);
+      events.push({ tenantId: tenantId ?? null, event });
       const seen = new Set<string>();
       for (const target of targets) {
         if (!wants(target, kind) || seen.has(target.id)) continue;
         seen.add(target.id);
         const delivery: DeliveryRecord = {
-          sequence: records.length,
+          sequence: sequence++,
           eventId: event.id,
           type: kind,
+          tenantId: target.tenantId ?? tenantId ?? null,
           subscriptionId: target.id,
           url: target.url,
           secret: target.secret,
@@ -145,44 +191,77 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         const queue = pending.get(target.id) ?? new Set();
         pending.set(target.id, queue.add(delivery));
       }
+      trim();
       return event;
     },
 
-    async runDue(): Promise<DeliveryAttempt[]> {
+    async runDue(runOptions = {}): Promise<DeliveryAttempt[]> {
       const at = now();
       const started = generation;
-      const due: DeliveryRecord[] = [];
+      const free = concurrency - active;
+      if (free <= 0) return [];
+      let due: DeliveryRecord[] = [];
       for (const queue of pending.values()) {
         for (const delivery of queue) {
-          if (!delivery.inFlight && delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= at) due.push(delivery);
+          if (delivery.inFlight || delivery.nextAttemptAt === null) continue;
+          if (runOptions.all === true || delivery.nextAttemptAt <= at) due.push(delivery);
         }
       }
       due.sort((a, b) => a.nextAttemptAt!.getTime() - b.nextAttemptAt!.getTime() || a.sequence - b.sequence);
+      if (due.length > free) due = due.slice(0, free);
+      if (due.length === 0) return [];
       for (const delivery of due) delivery.inFlight = true;
+      active += due.length;
 
-      const outcomes = await attemptAll(due, at, send, timeoutMs);
-      if (started !== generation) return [];
-
-      const attempts: DeliveryAttempt[] = [];
-      const deactivated: string[] = [];
-      due.forEach((delivery, index) => {
+      const attempts: (DeliveryAttempt | undefined)[] = [];
+      await attemptAll(due.map(inputOf), at, send, timeoutMs, elapsedMs, (index, outcome) => {
+        if (started !== generation) return;
+        active -= 1;
+        const delivery = due[index]!;
         delivery.inFlight = false;
-        if (apply(delivery, outcomes[index]!, at)) deactivated.push(delivery.subscriptionId);
-        attempts.push(delivery.attempts.at(-1)!);
+        const deactivated = apply(delivery, outcome, at);
+        attempts[index] = delivery.attempts.at(-1);
+        if (deactivated) onDeactivate?.(delivery.subscriptionId);
       });
-      for (const subscriptionId of deactivated) onDeactivate?.(subscriptionId);
-      return attempts;
+      return started === generation ? (attempts as DeliveryAttempt[]) : [];
+    },
+
+    async redeliver(eventId: string): Promise<DeliveryAttempt[]> {
+      const at = now();
+      const started = generation;
+      const targets = records.filter((record) => record.eventId === eventId);
+      active += targets.length;
+      const outcomes = await attemptAll(targets.map(inputOf), at, send, timeoutMs, elapsedMs);
+      if (started !== generation) return [];
+      active -= targets.length;
+      return targets.map((delivery, index) => {
+        const outcome = outcomes[index]!;
+        const attempt = addAttempt(delivery, outcome, at, true);
+        if (outcome.ok && delivery.status !== "succeeded") {
+          failingSince.delete(delivery.subscriptionId);
+          settle(delivery, "succeeded");
+        }
+        return attempt;
+      });
     },
 
     list(): readonly Delivery[] {
       return records.map(snapshot);
     },
 
+    events() {
+      return [...events];
+    },
+
+    inFlight: () => active,
+
     reset(): void {
       generation += 1;
       records = [];
+      events = [];
       pending = new Map();
       failingSince = new Map();
+      active = 0;
     },
   };
 }

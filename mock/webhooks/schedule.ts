@@ -27,9 +27,10 @@ export const WEBHOOK_ATTEMPT_TIMEOUT_MS: number = 15 * SECOND;
 
 /**
  * When the attempt after a failed attempt `attempt` (counting from 1) is due.
+ * @param timeScale - how many times faster than real time the schedule runs (1: the real schedule)
  * @returns the time, or `null` when `attempt` was the last one
  */
-export function nextAttemptTime(attempt: number, at: Date): Date | null {
+export function nextAttemptTime(attempt: number, at: Date, timeScale = 1): Date | null {
   const delay = WEBHOOK_RETRY_DELAYS_MS[attempt - 1];
-  return delay === undefined ? null : new Date(at.getTime() + delay);
+  return delay === undefined ? null : new Date(at.getTime() + Math.ceil(delay / timeScale));
 }

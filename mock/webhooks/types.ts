@@ -12,6 +12,8 @@ export interface WebhookTarget {
   readonly events: readonly string[] | null;
   /** Inactive subscriptions receive nothing. */
   readonly active: boolean;
+  /** The subscription's tenant, kept on its deliveries so they can be listed per tenant. */
+  readonly tenantId?: string;
 }
 
 /** Sends one request: `globalThis.fetch`, or any `(Request) => Promise<Response>` such as a mock's `api.fetch`. */
@@ -29,7 +31,30 @@ export interface WebhookDispatcherOptions {
   onDeactivate?: (subscriptionId: string) => void;
   /** How long one attempt may take before it counts as failed. Default 15 000 ms. */
   timeoutMs?: number;
+  /**
+   * How many attempts may be in flight at once (default: no limit). With a limit, `runDue` starts
+   * only as many due attempts as there are free slots; the others stay due for the next run.
+   */
+  concurrency?: number;
+  /**
+   * Runs the retry schedule this many times faster (default 1: the real schedule). With 3600, the
+   * 5 s, 5 min, … waits and the 5-day deactivation pass an hour of schedule per second.
+   */
+  timeScale?: number;
+  /** How many deliveries and events are kept (default 10 000 each); past that the oldest settled ones are forgotten first. */
+  maxRecords?: number;
+  /** The secrets that sign a subscription's attempt now (rotation: two). Default: the target's secret when it was emitted. */
+  secretsOf?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => readonly string[] | undefined;
+  /** A monotonic clock in milliseconds for attempt durations. Default: the `now` clock. */
+  elapsedMs?: () => number;
 }
+
+/**
+ * Why an attempt failed: `status` (a non-2xx answer), `redirect` (3xx, never followed), `timeout`,
+ * `refused` (connection refused), `dns` (the host name did not resolve), `tls` (the TLS handshake or
+ * certificate failed), `network` (another network error) or `signing` (the secret is malformed).
+ */
+export type AttemptFailureReason = "status" | "redirect" | "timeout" | "refused" | "dns" | "tls" | "network" | "signing";
 
 /**
  * Where a delivery stands: `pending` (an attempt is due at `nextAttemptAt`), `succeeded`,
@@ -49,13 +74,23 @@ export interface DeliveryAttempt {
   readonly ok: boolean;
   /** The answer's HTTP status, or `null` after a network error or a timeout. */
   readonly status: number | null;
+  /** Why it failed, as a word (see {@link AttemptFailureReason}), or `null` on success. */
+  readonly reason: AttemptFailureReason | null;
   /** Why it failed (`HTTP 500`, `network error: …`, `timeout after 15000 ms`), or `null` on success. */
   readonly error: string | null;
+  /** The first 1 KiB of the answer's body as text, or `null` when nothing answered. */
+  readonly response: string | null;
+  /** How long the attempt took, in milliseconds. */
+  readonly durationMs: number;
+  /** True for an attempt made by `redeliver` rather than by the schedule. */
+  readonly redelivery: boolean;
 }
 
 /** One event on its way to one subscription, with every attempt made so far. */
 export interface Delivery {
   readonly eventId: string;
+  /** The subscription's tenant (`null` when the target named none). */
+  readonly tenantId: string | null;
   readonly type: WebhookEventKind;
   readonly subscriptionId: string;
   readonly url: string;
@@ -74,11 +109,26 @@ export interface WebhookDispatcher {
    * attempts are due at once; {@link WebhookDispatcher.runDue} makes them.
    * @returns the event as its body carries it
    */
-  emit(kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookTarget[]): WebhookEvent;
-  /** Makes every attempt that is due by `now()`, and schedules the retries of the failed ones. */
-  runDue(): Promise<DeliveryAttempt[]>;
-  /** Every delivery, in the order they were queued, with its attempts. */
+  emit(kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookTarget[], tenantId?: string): WebhookEvent;
+  /**
+   * Makes every attempt that is due by `now()` (within the concurrency limit), and schedules the
+   * retries of the failed ones. With `{ all: true }` every pending delivery counts as due: its
+   * retry is made now instead of waiting for the schedule.
+   */
+  runDue(options?: { readonly all?: boolean }): Promise<DeliveryAttempt[]>;
+  /**
+   * Sends an event again to every subscription it was delivered to, now: the same `webhook-id` and
+   * body, a new timestamp and signature. Outside the schedule and the concurrency limit; a success
+   * settles a pending or failed delivery, a failure changes nothing but the record.
+   * @returns the attempts made (none for an unknown event)
+   */
+  redeliver(eventId: string): Promise<DeliveryAttempt[]>;
+  /** Every delivery kept, in the order they were queued, with its attempts. */
   list(): readonly Delivery[];
+  /** Every event kept (delivered to someone or not), oldest first, with its tenant. */
+  events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
+  /** How many attempts are in flight now. */
+  inFlight(): number;
   /** Forgets every delivery and failure record; attempts still in flight are ignored. */
   reset(): void;
 }

@@ -1,4 +1,4 @@
-import { redactHeaders, scrub } from "../redact.js";
+import type { Redactor } from "../redact.js";
 import { ProblemDetails } from "../schemas/index.js";
 import { brand, ProspectKitError } from "./prospectkit-error.js";
 
@@ -25,8 +25,8 @@ export interface APIErrorFields {
  * The API answered with an error status. Thrown as the subclass of its status
  * ({@link BadRequestError} 400, {@link AuthenticationError} 401, {@link PermissionDeniedError}
  * 403, {@link NotFoundError} 404, {@link ConflictError} 409, {@link UnprocessableEntityError}
- * 422, {@link RateLimitError} 429, {@link InternalServerError} 5xx); any other status is a plain
- * `APIError`. A body that is not a problem document (HTML from a proxy, an empty body) still
+ * 422, {@link RateLimitError} 429, {@link InternalServerError} 500-599); any other status,
+ * one outside 100-599 included, is a plain `APIError`. A body that is not a problem document (HTML from a proxy, an empty body) still
  * gives the right class; `problem` is then `undefined` and `body` holds what was received.
  *
  * @example
@@ -178,7 +178,7 @@ export class RateLimitError extends APIError {}
 brand(RateLimitError, "RateLimitError");
 
 /**
- * 5xx: the server failed (retried with backoff before this is thrown).
+ * 5xx (500-599 only): the server failed (retried with backoff before this is thrown).
  * @example
  * ```ts
  * try {
@@ -207,18 +207,19 @@ const string = (value: unknown): string | undefined => (typeof value === "string
 /**
  * Builds the error for an error response. The body is parsed leniently: a problem document
  * fills `problem`, `code` and `detail`; any other JSON object still lends its `code` and
- * `detail`; text that is not JSON is kept as `body`. The API key is scrubbed from the body and
- * the headers first, in case a server echoes it.
+ * `detail`; text that is not JSON is kept as `body`. Everything the server sent passes through
+ * the redactor on its way in: the reason phrase, the headers, and the body text before it is
+ * parsed (so a key the server JSON-escaped is caught too, and the values parsed from it are clean).
  *
  * @param response - the error response (its body already read)
  * @param text - the body text
  * @param attempts - how many attempts were made
  * @param retryAfterMs - the server's requested wait, if it sent one
- * @param secret - the API key
+ * @param redact - the client's redactor
  * @internal
  */
-export function toAPIError(response: Response, text: string, attempts: number, retryAfterMs: number | undefined, secret: string): APIError {
-  const raw = scrub(text, secret);
+export function toAPIError(response: Response, text: string, attempts: number, retryAfterMs: number | undefined, redact: Redactor): APIError {
+  const raw = redact.text(text);
   let body: unknown = raw || undefined;
   try {
     body = JSON.parse(raw);
@@ -227,12 +228,12 @@ export function toAPIError(response: Response, text: string, attempts: number, r
   }
   const fields = ((typeof body === "object" && body) || {}) as Record<string, unknown>;
   const { status } = response;
-  const headers = new Headers(redactHeaders(response.headers, secret));
+  const headers = new Headers(redact.headers(response.headers));
   const code = string(fields.code);
   const detail = string(fields.detail) ?? string(fields.title);
   const requestId = headers.get(REQUEST_ID_HEADER) ?? string(fields.requestId);
   const problem = ProblemDetails.safeParse(body).success ? (body as ProblemDetails) : undefined;
-  const ErrorClass = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
-  const message = `${status} ${code ?? response.statusText}${detail ? `: ${detail}` : ""}${requestId ? ` (request ${requestId})` : ""}`;
+  const ErrorClass = BY_STATUS[status] ?? (status >= 500 && status <= 599 ? InternalServerError : APIError);
+  const message = `${status} ${code ?? redact.text(response.statusText)}${detail ? `: ${detail}` : ""}${requestId ? ` (request ${requestId})` : ""}`;
   return new ErrorClass(message, { status, code, detail, problem, body, headers, requestId, attempts, retryAfterMs });
 }

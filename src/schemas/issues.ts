@@ -17,6 +17,24 @@ export function toJsonPointer(path: readonly PropertyKey[]): string {
   return path.map((key) => "/" + String(key).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
 }
 
+/**
+ * A field error whose detail starts with the field it is about (`emial is not a known field`,
+ * `source must have at least 1 character`), so every message built from details names its fields.
+ * @param path - where in the input
+ * @param code - the machine-readable code
+ * @param detail - what is wrong, without the field's name
+ * @returns the field error
+ * @throws Nothing.
+ * @example
+ * ```ts
+ * fieldError(["payload", "n"], "invalid_number", "must be finite"); // { pointer: "/payload/n", detail: "payload/n must be finite", ... }
+ * ```
+ */
+export function fieldError(path: readonly PropertyKey[], code: string, detail: string): FieldError {
+  const pointer = toJsonPointer(path);
+  return { pointer, code, detail: `${pointer === "" ? "the body" : pointer.slice(1)} ${detail}` };
+}
+
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
   for (const key of path) {
@@ -89,15 +107,13 @@ export function toFieldErrors(issues: readonly Issue[], input: unknown): FieldEr
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        errors.push({ pointer: toJsonPointer([...issue.path, key]), code: "unknown_field", detail: "is not a known field" });
+        errors.push(fieldError([...issue.path, key], "unknown_field", "is not a known field"));
       }
       continue;
     }
     const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
     const { code, detail } = describe(issue, missing);
-    const pointer = toJsonPointer(issue.path);
-    const field = pointer === "" ? "the body" : pointer.slice(1);
-    errors.push({ pointer, code, detail: `${field} ${detail}` });
+    errors.push(fieldError(issue.path, code, detail));
   }
   return errors;
 }

@@ -11,13 +11,14 @@ export const WEBHOOK_HEADERS = {
 /**
  * Request headers as a receiver has them: a Fetch API `Headers` object (Request of a fetch
  * handler, Next.js, Hono, Deno, Bun, workers) or a plain record such as Node's `req.headers`
- * (names in any case; a repeated header may be an array).
+ * (names in any case). Both join a repeated `webhook-signature` line with `", "`; a record may
+ * also hold the lines as an array (as some frameworks and `req.headersDistinct` give them).
  */
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**
- * Reads one header case-insensitively. Repeated values are joined with a space, so several
- * `webhook-signature` lines count as one list of candidates.
+ * Reads one header case-insensitively. Values given as an array are joined with a space, so
+ * several `webhook-signature` lines count as one list of candidates.
  * @returns the trimmed value, or `undefined` when it is absent or blank
  * @internal
  */

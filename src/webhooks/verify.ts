@@ -109,7 +109,9 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Webh
 
   const expected = await computeSignature(key, id, timestamp, body);
   let matched = false;
-  for (const entry of signatures.split(/\s+/)) {
+  // entries are space-separated; a runtime that joins repeated header lines (Headers, Node's
+  // req.headers) puts ", " between them, so a comma right before the space is a separator too
+  for (const entry of signatures.split(/,?\s+/)) {
     const comma = entry.indexOf(",");
     const matches = comma > 0 && entry.slice(0, comma) === "v1" && constantTimeEqual(entry.slice(comma + 1), expected);
     matched = matches || matched;

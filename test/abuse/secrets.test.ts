@@ -6,12 +6,15 @@
  * server log lines (the CLI's per-request format), even when a client also sends the key in the
  * query string.
  */
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { format, inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { requestLine } from "../../mock/server/cli/output.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import * as sdk from "../../src/index.js";
 import { type ClientOptions, createClient, type ErrorKind, ProspectKitError } from "../../src/index.js";
+import { leakForms, ODD_KEY } from "../sdk/support/leaks.js";
 
 const KEY = "pk_live_7f3a9c1e5b_SECRET";
 const WRONG_KEY = "pk_live_0000_WRONG_SECRET";
@@ -191,5 +194,76 @@ describe("the API key appears in nothing else of the run above", () => {
   it("no server log line (the CLI's per-request format and the hook's records)", () => {
     expect(serverLines.some((line) => line.includes("/pages/page_secret 200"))).toBe(true);
     for (const text of serverLines) for (const secret of SECRETS) expect(text).not.toContain(secret);
+  });
+});
+
+/**
+ * Issue 17.1-17.3 over real HTTP: a server that echoes the key wherever a gateway or a buggy
+ * backend might, in every form (raw, JSON-escaped, URL-encoded). Every serialisation of every
+ * error, every log line at every level and every hook event is searched for every form.
+ */
+describe("a hostile server echoing the key in every form leaks it nowhere (issue 17)", () => {
+  const HOSTILE_KEY = ODD_KEY;
+  const forms = leakForms(HOSTILE_KEY);
+  const escaped = `\\u0073${HOSTILE_KEY.slice(1).replaceAll("/", "\\/")}`;
+  let hostile: Server;
+  let hostileUrl = "";
+  const lines: string[] = [];
+  const events: string[] = [];
+
+  type Reply = (res: ServerResponse) => void;
+  const replies = new Map<string, Reply>([
+    ["reason phrase of an empty 403", (res) => res.writeHead(403, `Forbidden for ${HOSTILE_KEY}`).end()],
+    ["JSON-escaped problem detail", (res) => res.writeHead(401, { "content-type": "application/problem+json" }).end(`{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","detail":"bad key ${escaped}"}`)],
+    ["URL-encoded echo of the request", (res) => res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ detail: `GET /x?api_key=${encodeURIComponent(HOSTILE_KEY)}` }))],
+    ["headers and request ID", (res) => res.writeHead(404, { "x-request-id": `req_${escaped}`, "x-echo": encodeURIComponent(HOSTILE_KEY), "x-api-key": HOSTILE_KEY }).end()],
+    ["a 503 with the key, retried", (res) => res.writeHead(503, `Down ${HOSTILE_KEY}`, { "retry-after": "0" }).end(`{"detail":"${escaped}"}`)],
+    ["a 2xx body missing a field, the key in an extra one (strict)", (res) => res.writeHead(200, { "content-type": "application/json" }).end(`{"pageId":"p","echo":"${escaped}","raw":"${HOSTILE_KEY.replaceAll("/", "\\/")}"}`)],
+  ]);
+
+  beforeAll(async () => {
+    hostile = createServer((req, res) => replies.get(decodeURIComponent(req.url!.split("/").pop()!))?.(res) ?? res.writeHead(500).end());
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => hostile.close(() => resolve())));
+
+  const observedHostile = (options: ClientOptions = {}): ClientOptions => {
+    const log = (level: string) => (message: string, data?: object) => void lines.push(`${level} ${format("%s %O", message, data)} ${JSON.stringify(data)}`);
+    return {
+      apiKey: HOSTILE_KEY,
+      baseUrl: hostileUrl,
+      maxRetries: 1,
+      logLevel: "debug",
+      logger: { error: log("error"), warn: log("warn"), info: log("info"), debug: log("debug") },
+      onRequest: (event) => void events.push(deep(event), JSON.stringify(event)),
+      onResponse: (event) => void events.push(deep(event), JSON.stringify(event)),
+      onRetry: (event) => void events.push(deep(event), JSON.stringify(event)),
+      ...options,
+    };
+  };
+
+  it.each([...replies.keys()])("%s: no serialisation of the error holds the key in any form", async (name) => {
+    const error = await createClient(observedHostile())
+      .getPage({ pageGroupId: "g", pageId: name })
+      .then(() => expect.unreachable("the call should fail"), (caught: unknown) => caught);
+    expect(ProspectKitError.is(error)).toBe(true);
+    for (const text of texts(error)) for (const form of forms) expect(text).not.toContain(form);
+  });
+
+  it("warn mode: the onValidationIssue event and, without a callback, the logger.warn line hold no form of the key", async () => {
+    const issues: string[] = [];
+    const name = "a 2xx body missing a field, the key in an extra one (strict)";
+    await createClient(observedHostile({ validateResponses: "warn", onValidationIssue: (event) => void issues.push(deep(event), JSON.stringify(event)) })).getPage({ pageGroupId: "g", pageId: name });
+    await createClient(observedHostile({ validateResponses: "warn" })).getPage({ pageGroupId: "g", pageId: name });
+    expect(issues).toHaveLength(2);
+    expect(lines.some((line) => line.startsWith("warn prospectkit: unexpected getPage response"))).toBe(true);
+    for (const text of issues) for (const form of forms) expect(text).not.toContain(form);
+  });
+
+  it("no log line at any level and no hook event of the calls above holds any form of the key", () => {
+    expect(lines.some((line) => line.startsWith("warn prospectkit: retrying"))).toBe(true);
+    expect(events.length).toBeGreaterThan(replies.size * 2);
+    for (const text of [...lines, ...events]) for (const form of forms) expect(text).not.toContain(form);
   });
 });

@@ -127,8 +127,8 @@ describe("spec 2.1: required fields and optional identifiers", () => {
 
   it("BEHAVIOUR: unknown top-level fields are rejected so that typos are caught", () => {
     expect(fieldErrors(ProspectLogCreate, { ...minimal, emial: "a@b.co", __proto__x: 1 })).toEqual([
-      { pointer: "/emial", code: "unknown_field", detail: "is not a known field" },
-      { pointer: "/__proto__x", code: "unknown_field", detail: "is not a known field" },
+      { pointer: "/emial", code: "unknown_field", detail: "emial is not a known field" },
+      { pointer: "/__proto__x", code: "unknown_field", detail: "__proto__x is not a known field" },
     ]);
   });
 

@@ -1,8 +1,18 @@
 import { format, inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { type AuthenticationError, createClient, type Logger, ProspectKitError, REDACTED } from "../../src/index.js";
+import {
+  type APIError,
+  type AuthenticationError,
+  createClient,
+  type Logger,
+  ProspectKitError,
+  REDACTED,
+  type RequestEvent,
+  type ValidationIssueEvent,
+} from "../../src/index.js";
 import { fakeFetch, json } from "./support/fetch.js";
-import { API_KEY, clientFor, createBody, page } from "./support/fixtures.js";
+import { API_KEY, caught, clientFor, createBody, page } from "./support/fixtures.js";
+import { leakForms, leaksOf, ODD_KEY } from "./support/leaks.js";
 import { type Scripted, startServer, useServer } from "./support/http-server.js";
 
 const server = useServer();
@@ -119,5 +129,114 @@ describe("issue 3.7 and 3.8: log lines and hook arguments never carry the key", 
     expect(inspect(client, { showHidden: true, depth: Number.POSITIVE_INFINITY })).not.toContain(API_KEY);
     expect(JSON.stringify(client)).not.toContain(API_KEY);
     expect(createBody).not.toHaveProperty("apiKey");
+  });
+});
+
+describe("issue 17.1-17.3: the key is redacted at every boundary where server data enters an error, a log line or a hook", () => {
+  const withOddKey = (options: Parameters<typeof clientFor>[1] = {}) => createClient({ apiKey: ODD_KEY, baseUrl: server.url, maxRetries: 0, ...options });
+  const escaped = `\\u0073${ODD_KEY.slice(1).replaceAll("/", "\\/")}`; // how a JSON encoder may write it
+
+  it.each<[string, Scripted]>([
+    ["the reason phrase of an empty 403 (17.1)", { status: 403, statusText: `Forbidden for ${ODD_KEY}` }],
+    ["a problem detail holding the key JSON-escaped (17.2)", { status: 401, headers: { "content-type": "application/problem+json" }, body: `{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","detail":"bad key ${escaped}"}` }],
+    ["a problem detail holding the key URL-encoded", { status: 400, body: { type: "about:blank", title: "t", status: 400, detail: `GET /x?key=${encodeURIComponent(ODD_KEY)}` } }],
+    ["a text body holding the key JSON-escaped", { status: 500, headers: { "content-type": "text/plain" }, body: `crash "${escaped}"` }],
+    ["a request ID and a header echoing the key", { status: 404, headers: { "x-request-id": `req_${ODD_KEY}`, "x-echo": encodeURIComponent(ODD_KEY) } }],
+  ])("%s: in no serialisation, in no form", async (_, answer) => {
+    server.script(answer);
+    const error = await caught(withOddKey().getPage({ pageGroupId: "g", pageId: "p" }));
+    expect(ProspectKitError.is(error)).toBe(true);
+    expect(leaksOf(error, ODD_KEY)).toEqual([]);
+    expect(JSON.stringify(error)).toContain(REDACTED);
+  });
+
+  it("17.1: the rest of the reason phrase stays in the message", async () => {
+    server.script({ status: 403, statusText: `Forbidden for ${ODD_KEY}` });
+    const error = (await caught(withOddKey().getPage({ pageGroupId: "g", pageId: "p" }))) as APIError;
+    expect(error.message).toMatch(/^403 Forbidden for \[redacted\] \(request req_\d+\)$/);
+  });
+
+  it("17.2: a JSON-escaped key is redacted in the parsed fields too, the rest of the detail kept", async () => {
+    server.script({ status: 401, headers: { "content-type": "application/problem+json" }, body: `{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","requestId":"req_1","detail":"bad key ${escaped}"}` });
+    const error = (await caught(withOddKey().getPage({ pageGroupId: "g", pageId: "p" }))) as AuthenticationError;
+    expect(error.detail).toBe(`bad key ${REDACTED}`);
+    expect(error.problem?.detail).toBe(`bad key ${REDACTED}`);
+    expect(error.message).toContain(`bad key ${REDACTED}`);
+  });
+
+  const invalidEchoingPage = () => {
+    const { publishedVersion: _, ...rest } = page;
+    return `${JSON.stringify({ ...rest, echo: "x" }).slice(0, -1)},"echo2":"${escaped}"}`;
+  };
+
+  it("17.3: warn mode hands onValidationIssue the body without the key (raw or escaped); the data returned is the server's", async () => {
+    const events: ValidationIssueEvent[] = [];
+    server.script({ body: invalidEchoingPage() });
+    const data = await withOddKey({ validateResponses: "warn", onValidationIssue: (event) => void events.push(event) }).getPage({ pageGroupId: "g", pageId: "p" });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.body).toMatchObject({ echo2: REDACTED, pageId: page.pageId });
+    expect(leaksOf(events[0], ODD_KEY)).toEqual([]);
+    expect((data as unknown as { echo2: string }).echo2).toBe(ODD_KEY); // the caller's own data is not an error or a log line
+  });
+
+  it("17.3: warn mode without a callback writes a logger.warn line without the key", async () => {
+    const lines: string[] = [];
+    const record = (message: string, data?: object) => void lines.push(format("%s %O", message, data), JSON.stringify(data));
+    server.script({ body: invalidEchoingPage() });
+    await withOddKey({ validateResponses: "warn", logger: { error: record, warn: record, info: record, debug: record } }).getPage({ pageGroupId: "g", pageId: "p" });
+    expect(lines.length).toBe(2);
+    for (const line of lines) for (const form of leakForms(ODD_KEY)) expect(line).not.toContain(form);
+  });
+
+  it("17.3: strict mode: the ResponseValidationError's body and issues carry no key", async () => {
+    server.script({ body: invalidEchoingPage() });
+    const error = await caught(withOddKey().getPage({ pageGroupId: "g", pageId: "p" }));
+    expect(error).toMatchObject({ kind: "ResponseValidationError" });
+    expect(leaksOf(error, ODD_KEY)).toEqual([]);
+  });
+
+  it("a key in the caller's own input (an unknown field named after it, a path ID) stays out of errors, log lines and hooks", async () => {
+    const lines: string[] = [];
+    const record = (message: string, data?: object) => void lines.push(format("%s %O", message, data));
+    const events: unknown[] = [];
+    const client = withOddKey({ logLevel: "debug", logger: { error: record, warn: record, info: record, debug: record }, onRequest: (event) => void events.push(event) });
+    const unknown = await caught(client.createProspectLog({ source: "crm", payload: {}, [ODD_KEY]: 1 } as never));
+    expect(leaksOf(unknown, ODD_KEY)).toEqual([]);
+    server.script({ status: 404 });
+    const inPath = await caught(client.getPage({ pageGroupId: ODD_KEY, pageId: "p" }));
+    expect(leaksOf(inPath, ODD_KEY)).toEqual([]);
+    expect(events).toHaveLength(1);
+    for (const text of [...lines, inspect(events, { depth: 10 })]) for (const form of leakForms(ODD_KEY)) expect(text).not.toContain(form);
+  });
+});
+
+describe("issue 11.10: redaction never rewrites what the server sent unless it holds the key; a short key only leaves headers", () => {
+  const notFound: Scripted = {
+    status: 404,
+    headers: { "content-type": "application/problem+json", "x-request-id": "req_01hzykq2wb" },
+    body: { type: "about:blank", title: "Not Found", status: 404, code: "not_found", detail: "No webhook subscription with this ID", requestId: "req_01hzykq2wb" },
+  };
+
+  it.each([
+    ["a short test key k", "k"],
+    ["a 7-character key", "webhook"],
+    ["a long key the data does not hold", API_KEY],
+  ])("%s: message, requestId, detail and problem are exactly the server's", async (_, apiKey) => {
+    server.script(notFound);
+    const events: RequestEvent[] = [];
+    const client = createClient({ apiKey, baseUrl: server.url, onRequest: (event) => void events.push(event) });
+    const error = (await caught(client.updateWebhookSubscription({ subscriptionId: "webhooksubscription_1", active: false }))) as APIError;
+    expect(error.message).toBe("404 not_found: No webhook subscription with this ID (request req_01hzykq2wb)");
+    expect(error.requestId).toBe("req_01hzykq2wb");
+    expect(error.problem).toEqual(notFound.body);
+    expect(events[0]!.headers["x-api-key"]).toBe(REDACTED); // the header that carries it is still redacted
+    expect(JSON.stringify(error)).not.toContain(REDACTED);
+  });
+
+  it("a short key is removed from a header whose value is exactly the key", async () => {
+    server.script({ ...notFound, headers: { ...notFound.headers, "x-echo-key": "k" } });
+    const error = (await caught(createClient({ apiKey: "k", baseUrl: server.url }).getPage({ pageGroupId: "g", pageId: "p" }))) as APIError;
+    expect(error.headers.get("x-echo-key")).toBe(REDACTED);
+    expect(error.headers.get("x-request-id")).toBe("req_01hzykq2wb");
   });
 });

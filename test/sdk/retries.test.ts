@@ -305,3 +305,57 @@ describe("issue 3.8: onRetry says which attempt failed, why, and how long the SD
     expect(InternalServerError.is(events[0]?.error)).toBe(true);
   });
 });
+
+describe("issue 17.6: Retry-After counts only in its two RFC 9110 forms; anything else gets the normal backoff", () => {
+  const at = Date.UTC(2025, 0, 1, 12, 0, 0);
+  it.each<[string, Record<string, string>, number | undefined]>([
+    ["a number after a word (Date.parse reads it as a year)", { "retry-after": "soon 5" }, undefined],
+    ["hexadecimal (Number reads 0x10 as 16)", { "retry-after": "0x10" }, undefined],
+    ["an exponent", { "retry-after": "1e3" }, undefined],
+    ["a fraction of seconds", { "retry-after": "1.5" }, undefined],
+    ["a plus sign", { "retry-after": "+3" }, undefined],
+    ["an ISO date (not an HTTP date)", { "retry-after": "2025-01-01T12:00:05Z" }, undefined],
+    ["hexadecimal retry-after-ms", { "retry-after-ms": "0x10" }, undefined],
+    ["digits only", { "retry-after": "7" }, 7000],
+    ["an RFC 850 date", { "retry-after": "Wednesday, 01-Jan-25 12:00:09 GMT" }, 9000],
+    ["an asctime date", { "retry-after": "Wed Jan  1 12:00:03 2025" }, 3000],
+  ])("%s", (_rule, headers, expected) => {
+    expect(retryAfterMs(new Headers(headers), at)).toBe(expected);
+  });
+
+  it('"soon 5" does not make the client retry at once: it waits the normal backoff', async () => {
+    vi.useFakeTimers({ now: at });
+    vi.spyOn(Math, "random").mockReturnValue(0);
+    const { fetch, calls } = fakeFetch(json({}, { status: 503, headers: { "retry-after": "soon 5" } }), json(page));
+    const result = createClient({ apiKey: API_KEY, baseUrl: "https://api.example.com", fetch }).getPage({ pageGroupId: "g", pageId: "p" });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    expect(await result).toEqual(page);
+  });
+});
+
+describe("issue 17.7: only 500-599 are server errors; a status outside 100-599 is a plain APIError, not retried", () => {
+  it.each([
+    [599, "InternalServerError", 3],
+    [600, "APIError", 1],
+    [999, "APIError", 1],
+  ])("status %i: %s after %i attempts", async (status, kind, attempts) => {
+    const { fetch, calls } = fakeFetch(() => new Response("{}", { status: 200, headers: { "retry-after-ms": "0" } }));
+    // a Response cannot be built with a status over 599: present one the way a broken proxy would reach us
+    const broken: typeof fetch = async (url, init) => Object.defineProperties(await fetch(url, init), { status: { value: status }, ok: { value: false } });
+    const error = await caught(createClient({ apiKey: API_KEY, baseUrl: "https://api.example.com", fetch: broken }).getPage({ pageGroupId: "g", pageId: "p" }));
+    expect(error).toMatchObject({ kind, status, attempts });
+    expect(calls).toHaveLength(attempts);
+  });
+});
+
+describe("issue 17.7 over real HTTP: a 600 from the server", () => {
+  it("is a plain APIError after one attempt", async () => {
+    server.fallback = () => now({ status: 600, body: "odd" });
+    const error = await caught(clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }));
+    expect(error).toMatchObject({ kind: "APIError", status: 600, attempts: 1 });
+    expect(server.received).toHaveLength(1);
+  });
+});

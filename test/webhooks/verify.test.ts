@@ -136,3 +136,28 @@ describe("WebhookVerificationError is one of the SDK's errors", () => {
     expect(error).toMatchObject({ kind: "WebhookVerificationError", name: "WebhookVerificationError", code: "invalid_signature" });
   });
 });
+
+describe("issue 17.8: signature lines joined by a runtime with \", \" are each a candidate", () => {
+  const signature = signedHeaders(BODY)["webhook-signature"]!;
+  const joined = (first: string, second: string) => {
+    const headers = new Headers(signedHeaders(BODY));
+    headers.delete("webhook-signature");
+    headers.append("webhook-signature", first);
+    headers.append("webhook-signature", second);
+    return headers;
+  };
+
+  it.each<[string, () => Partial<VerifyWebhookOptions>]>([
+    ["Headers with the valid line first", () => ({ headers: joined(signature, "v1,bm90IGl0") })],
+    ["Headers with the valid line last", () => ({ headers: joined("v1,bm90IGl0", signature) })],
+    ["a Node req.headers record (lines joined with \", \"), valid first", () => ({ headers: { ...signedHeaders(BODY), "webhook-signature": `${signature}, v1,bm90IGl0` } })],
+    ["a Node req.headers record, valid last", () => ({ headers: { ...signedHeaders(BODY), "webhook-signature": `v1,bm90IGl0, ${signature}` } })],
+  ])("%s", async (_rule, change) => {
+    expect(joined("a", "b").get("webhook-signature")).toBe("a, b"); // what the runtime does to repeated lines
+    await expect(verify(change())).resolves.toEqual(EVENT);
+  });
+
+  it("a joined list without any valid signature is still refused", async () => {
+    await expect(verify({ headers: joined("v1,bm90IGl0", "v1,YWxzbyBub3Q=") })).rejects.toMatchObject({ code: "invalid_signature" });
+  });
+});

@@ -110,6 +110,22 @@ export function idempotencyRules(h: Harness): void {
       expect(logCount()).toBe(count + 1);
     });
 
+    it.each([
+      ["the same body", { source: "crm" }, 409, "idempotency_request_in_progress"],
+      ["another body", { source: "other" }, 422, "idempotency_key_reused"],
+    ] as const)(
+      "concurrent requests with one key never create two logs, both delayed by latency: %s twice at once is one 201 and one refusal (409 or 422)",
+      async (_, changes, status, code) => {
+        const count = logCount();
+        h.api.faults.latency(100, { operation: "createProspectLog", times: 2 });
+        const answers = await Promise.all([h.createLog(BODY), h.createLog({ ...BODY, ...changes })]);
+        const created = answers.filter((a) => a.status === 201);
+        expect(created).toHaveLength(1);
+        expectProblem(answers.find((a) => a.status !== 201)!, status, code);
+        expect(logCount()).toBe(count + 1);
+      },
+    );
+
     it("while the first request is in flight: the same body is 409, another body 422; afterwards a replay", async () => {
       h.api.faults.latency(300, { operation: "createProspectLog" });
       const first = h.createLog(BODY);

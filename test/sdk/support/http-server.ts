@@ -6,6 +6,8 @@ import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 export interface Scripted {
   /** HTTP status; default 200. */
   status?: number;
+  /** The reason phrase of the status line; default Node's for the status. */
+  statusText?: string;
   /** Response headers (an `x-request-id` is added unless given). */
   headers?: Record<string, string>;
   /** A string is sent as is; anything else as JSON (`content-type: application/json` unless given). */
@@ -67,7 +69,8 @@ function write(res: ServerResponse, answer: Scripted): void {
     ...answer.headers,
     "content-length": String(Buffer.byteLength(text)),
   };
-  res.writeHead(status, headers);
+  if (answer.statusText === undefined) res.writeHead(status, headers);
+  else res.writeHead(status, answer.statusText, headers);
   if (drop === "mid-body" || stallMs !== undefined) {
     const half = text.slice(0, Math.floor(text.length / 2));
     res.write(half);

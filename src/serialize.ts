@@ -1,0 +1,125 @@
+import { RequestValidationError } from "./errors/failures.js";
+import { ProspectKitError } from "./errors/prospectkit-error.js";
+import type { Redactor } from "./redact.js";
+import { fieldError } from "./schemas/issues.js";
+import type { FieldError } from "./schemas/problem.js";
+
+/** Deeper than this, a body is refused rather than walked (the API itself refuses more than 64 levels). */
+const MAX_DEPTH = 512;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether `text` is well-formed Unicode: no lone surrogate, which neither JSON nor a URL can carry
+ * (`encodeURIComponent` throws on one; `JSON.stringify` writes an escape the server cannot decode).
+ * @internal
+ */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+type Path = PropertyKey[];
+
+/** Walks a body the way `JSON.stringify` would, collecting everything JSON cannot carry. */
+class Converter {
+  readonly errors: FieldError[] = [];
+  private readonly ancestors = new Set<object>();
+
+  fail(path: Path, code: string, detail: string): undefined {
+    this.errors.push(fieldError(path, code, detail));
+    return undefined;
+  }
+
+  convert(value: unknown, path: Path, key: string): unknown {
+    switch (typeof value) {
+      case "string":
+        return isWellFormed(value) ? value : this.fail(path, "invalid_string", "must be valid Unicode (it has a lone surrogate)");
+      case "number":
+        return Number.isFinite(value) ? value : this.fail(path, "invalid_number", `must be a finite number (JSON has no ${value})`);
+      case "boolean":
+        return value;
+      case "bigint":
+        return this.fail(path, "invalid_type", "must be a number, not a BigInt (JSON has none)");
+      case "object":
+        return value === null ? null : this.object(value, path, key);
+      default: // undefined, a function or a symbol: only a missing field may be undefined (see `object`)
+        return this.fail(path, "invalid_type", `must be a JSON value, not ${typeof value === "undefined" ? "undefined" : `a ${typeof value}`}`);
+    }
+  }
+
+  private object(value: object, path: Path, key: string): unknown {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return this.convert(toJSON.call(value, key), path, key); // a Date becomes its ISO string
+    if (this.ancestors.has(value)) return this.fail(path, "invalid_value", "must not contain itself (a cycle)");
+    if (path.length >= MAX_DEPTH) return this.fail(path, "too_deep", `must not be nested more than ${MAX_DEPTH} levels deep`);
+    this.ancestors.add(value);
+    let copy: unknown;
+    if (Array.isArray(value)) {
+      copy = value.map((item, index) => this.convert(item, [...path, index], String(index)));
+    } else {
+      const record: Record<string, unknown> = {};
+      for (const name of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[name];
+        if (item === undefined) continue; // an absent optional field, as JSON.stringify leaves it out
+        if (!isWellFormed(name)) this.fail([...path, name], "invalid_string", "must be a valid Unicode name (it has a lone surrogate)");
+        else record[name] = this.convert(item, [...path, name], name);
+      }
+      copy = record;
+    }
+    this.ancestors.delete(value);
+    return copy;
+  }
+}
+
+/**
+ * A plain copy of `body` that `JSON.stringify` turns into exactly what the caller meant, or a
+ * {@link RequestValidationError} naming every field JSON cannot carry: NaN and ±Infinity (which
+ * `JSON.stringify` would quietly send as `null`), a BigInt, a cycle, a lone surrogate, a function.
+ * A `toJSON` method is honoured, as `JSON.stringify` does (a `Date` becomes its ISO string).
+ *
+ * @param operation - the operation's name, for the error
+ * @param body - the request body as built from the caller's input
+ * @returns a JSON-safe copy of `body`
+ * @throws {RequestValidationError} listing every value JSON cannot carry; nothing is sent
+ * @internal
+ */
+export function toJsonBody(operation: string, body: unknown): unknown {
+  const converter = new Converter();
+  const copy = converter.convert(body, [], "");
+  if (converter.errors.length > 0) throw new RequestValidationError(operation, converter.errors);
+  return copy;
+}
+
+function describe(error: unknown): string {
+  try {
+    return String((error as Error)?.message ?? error);
+  } catch {
+    return "an error that cannot be shown";
+  }
+}
+
+/**
+ * Runs the conversion of a caller's input (`convert`) so that it cannot throw anything but a
+ * {@link RequestValidationError}: the errors it raises keep their field errors; anything else
+ * (a getter that throws, a proxy) becomes one naming the whole input. Either way the field errors
+ * pass through the client's redactor, since a caller's input may hold the key.
+ *
+ * @param operation - the operation's name
+ * @param redact - the client's redactor
+ * @param convert - builds the request from the input
+ * @returns what `convert` returns
+ * @throws {RequestValidationError} for any failure of `convert`
+ * @internal
+ */
+export function convertInput<T>(operation: string, redact: Redactor, convert: () => T): T {
+  try {
+    return convert();
+  } catch (error) {
+    const errors = RequestValidationError.is(error)
+      ? error.errors
+      : [fieldError([], "unreadable", `could not be read: ${describe(error)}`)];
+    const clean = redact.json(errors);
+    if (clean === errors && ProspectKitError.is(error)) throw error;
+    throw new RequestValidationError(operation, Array.isArray(clean) ? clean : [fieldError([], "invalid", "holds the API key")]);
+  }
+}
