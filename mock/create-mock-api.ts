@@ -152,6 +152,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
   });
 
+  /** Tells the tenants whose deliveries just made attempts (live views then read them again). */
+  const announceAttempts = (attempts: DeliveryAttempt[]): DeliveryAttempt[] => {
+    if (attempts.length === 0) return attempts;
+    const events = new Set(attempts.map((attempt) => attempt.eventId));
+    const tenants = new Set(dispatcher.list().flatMap((delivery) => (events.has(delivery.eventId) && delivery.tenantId !== null ? [delivery.tenantId] : [])));
+    for (const tenantId of tenants) changes.announce(tenantId, { kind: "deliveries" });
+    return attempts;
+  };
+
   const api: MockApi = {
     async fetch(input, init) {
       const request = new Request(input, init);
@@ -167,8 +176,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     webhooks: {
       list: () => dispatcher.list(),
       events: () => dispatcher.events(),
-      runDue: (runOptions) => dispatcher.runDue(runOptions),
-      redeliver: (eventId) => dispatcher.redeliver(eventId),
+      runDue: (runOptions) => dispatcher.runDue(runOptions).then(announceAttempts),
+      redeliver: (eventId) => dispatcher.redeliver(eventId).then(announceAttempts),
       inFlight: () => dispatcher.inFlight(),
     },
     changes,
