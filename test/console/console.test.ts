@@ -165,6 +165,30 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     await page.locator("#fault-status-error").waitFor();
   });
 
+  it("never breaks on stored data it did not create: a near-1 MiB payload, unicode, JSON nested to the limit", async () => {
+    let deep: unknown = { bottom: "🌊" };
+    for (let level = 0; level < 62; level++) deep = { level, next: deep };
+    const payloads = [{ big: "x".repeat(900_000) }, { text: "Ünïcödé ✓ 日本語 עברית 👩🏽‍💻 \u0000 </script><script>alert(1)</script>" }, { deep }];
+    for (const payload of payloads) {
+      const response = await fetch(`${server.url}/v0/prospect_logs`, {
+        method: "POST",
+        headers: { "x-api-key": DEFAULT_API_KEY, "content-type": "application/json" },
+        body: JSON.stringify({ source: "import ✓", payload, name: "Zoë 👩🏽‍💻 O'Brien", email: "zoe@example.com" }),
+      });
+      expect(response.status).toBe(201);
+    }
+    await openTab("Requests");
+    const rows = page.locator("#request-log li", { hasText: "/v0/prospect_logs" });
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(5);
+    for (const index of [0, 1, 2]) await rows.nth(index).locator("summary").click();
+    await page.getByRole("button", { name: /Show all \(\d+ kB\)/ }).first().waitFor();
+    await expect.poll(() => rows.nth(1).textContent()).toContain("</script><script>alert(1)</script>");
+    await openTab("State");
+    await page.locator("summary", { hasText: "Zoë 👩🏽‍💻 O'Brien" }).click();
+    await page.getByText("\"bottom\": \"🌊\"").waitFor();
+    await openTab("Requests");
+  });
+
   it("stays readable at 390x844, with no serious or critical axe-core violation", async () => {
     const phone = await browser.newPage({ viewport: PHONE });
     try {
