@@ -25,9 +25,9 @@ export interface MockWebhooks {
   events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
   /**
    * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule),
-   * within the concurrency limit; `{ all: true }` makes every pending retry now.
+   * within the concurrency limit; `{ all: true }` makes every pending retry now; `tenantId` keeps to one tenant.
    */
-  runDue(options?: { readonly all?: boolean }): Promise<DeliveryAttempt[]>;
+  runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
   /** Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new timestamp and signature. */
   redeliver(eventId: string): Promise<DeliveryAttempt[]>;
   /** How many attempts are in flight now. */

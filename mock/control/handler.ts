@@ -13,6 +13,7 @@ import { readJsonBody } from "../http/body.js";
 import { problem, type Reply, toResponse } from "../http/reply.js";
 import type { TenantOfKey } from "./keys.js";
 import { newRequestId } from "./request-id.js";
+import type { Inbox } from "./inbox.js";
 import type { RequestOwners } from "./request-owners.js";
 import { CONTROL_ROUTES, type ControlContext, type ControlRoute } from "./routes.js";
 
@@ -29,6 +30,8 @@ export interface MockControlOptions {
   readonly owners: RequestOwners;
   /** Resets the mock and everything kept about it. */
   reset(): void;
+  /** The built-in webhook inbox. */
+  readonly inbox: Inbox;
 }
 
 type RouteMatch =
@@ -95,9 +98,9 @@ async function parseInput(route: ControlRoute, request: Request, url: URL, reque
 }
 
 /** Runs a route; a refusal of the state API (a taken ID, an unprocessed version) is a 400. */
-function run(route: ControlRoute, context: ControlContext, requestId: string): Reply {
+async function run(route: ControlRoute, context: ControlContext, requestId: string): Promise<Reply> {
   try {
-    const result = route.run(context);
+    const result = await route.run(context);
     if (result.ok) return { status: route.status, body: result.body };
     const code: ErrorCode = result.status === 404 ? "not_found" : "invalid_request";
     return problem(requestId, code, result.detail, result.errors ? { errors: result.errors } : {});
@@ -130,13 +133,15 @@ export function authenticateControl(request: Request, tenantOf: TenantOfKey, req
  * @returns a fetch handler for paths under {@link CONTROL_PATH_PREFIX}; it never rejects
  */
 export function createMockControl(options: MockControlOptions): (request: Request) => Promise<Response> {
-  const { api, tenantOf, owners, reset } = options;
+  const { api, tenantOf, owners, reset, inbox } = options;
   const answer = async (request: Request, requestId: string): Promise<Reply> => {
-    const auth = authenticateControl(request, tenantOf, requestId);
-    if ("status" in auth) return auth;
-    const { tenantId } = auth;
     const url = new URL(request.url);
     const match = matchRoute(request.method, url.pathname);
+    // A public route (the inbox) takes no key; everywhere else the key is checked first (401 wins over 404).
+    const isPublic = match.kind === "route" && match.route.public === true;
+    const auth = isPublic ? { tenantId: "" } : authenticateControl(request, tenantOf, requestId);
+    if ("status" in auth) return auth;
+    const { tenantId } = auth;
     if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /openapi.json).");
     if (match.kind === "wrong-method") {
       const allow = match.allow.join(", ");
@@ -151,11 +156,14 @@ export function createMockControl(options: MockControlOptions): (request: Reques
       ...input,
       requestsOfTenant: () => owners.list(tenantId),
       reset,
+      request,
+      inbox,
     };
-    const reply = run(match.route, context, requestId);
-    // A write is announced to live views: faults act on the whole server, so every tenant hears of them.
+    const reply = await run(match.route, context, requestId);
+    // A write is announced to live views: faults act on the whole server, and the inbox (a public
+    // route) may receive for any tenant, so every tenant hears of those.
     if (match.route.method !== "GET" && reply.status < 300) {
-      api.changes.announce(match.route.path.endsWith("/faults") ? null : tenantId, { kind: "state" });
+      api.changes.announce(match.route.path.endsWith("/faults") || isPublic ? null : tenantId, { kind: "state" });
     }
     return reply;
   };

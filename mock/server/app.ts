@@ -14,6 +14,8 @@ import { problem } from "../http/reply.js";
 import { createRequestOwners } from "../control/request-owners.js";
 import { createOpenApiDocument } from "../openapi/document.js";
 import { createRetainedLog, DEFAULT_RETAINED_REQUESTS } from "./retained-log.js";
+import { type Clock, readClock } from "../clock.js";
+import { createInbox } from "../control/inbox.js";
 
 /** The path of the OpenAPI document. */
 export const OPENAPI_PATH = "/openapi.json";
@@ -36,6 +38,8 @@ export interface ServerAppOptions {
   readonly serverUrl?: string;
   /** How many answered requests `api.requests` and `/__mock/requests` keep (default 10,000). */
   readonly retainedRequests?: number;
+  /** The mock's clock (its `now` option), which the inbox checks webhook timestamps against. Default: the real time. */
+  readonly now?: Clock;
 }
 
 /** The path of a request URL (without decoding), read without building a `URL`. */
@@ -87,10 +91,13 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
       core.reset();
       retained.log.clear();
       owners.clear();
+      inbox.clear();
     },
   };
   const owners = createRequestOwners(api, tenantOf);
-  const control = createMockControl({ api, tenantOf, owners, reset: api.reset });
+  const clock = options.now;
+  const inbox = createInbox(api, () => new Date(clock === undefined ? Date.now() : readClock(clock)));
+  const control = createMockControl({ api, tenantOf, owners, reset: api.reset, inbox });
   const keys = options.apiKeys ?? [DEFAULT_API_KEY];
   const developmentKey = Array.isArray(keys) ? keys.includes(DEFAULT_API_KEY) : DEFAULT_API_KEY in keys;
   const consoleHandler = createConsole({ api, tenantOf, developmentKey });

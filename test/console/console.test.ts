@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, InternalServerError } from "../../src/index.js";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { DEFAULT_API_KEY } from "../../mock/core.js";
-import { DEMO_FIXTURES, DEMO_IDS } from "../../mock/server/demo.js";
+import { DEMO_IDS, demoFixtures } from "../../mock/server/demo.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { launchChromium, seriousViolations } from "./browser.ts";
 
@@ -54,7 +54,7 @@ async function signIn(target: Page, key = DEFAULT_API_KEY): Promise<void> {
 const sdk = () => createClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.url, maxRetries: 0 });
 
 beforeAll(async () => {
-  server = await startMockServer({ port: 0, fixtures: (state) => loadFixtures(state, DEMO_FIXTURES) });
+  server = await startMockServer({ port: 0, fixtures: (state, { url }) => loadFixtures(state, demoFixtures(url)) });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: DESKTOP });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
