@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, InternalServerError } from "../../src/index.js";
+import { createClient, InternalServerError, verifyWebhook } from "../../src/index.js";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { DEFAULT_API_KEY } from "../../mock/core.js";
 import { DEMO_IDS, demoFixtures } from "../../mock/server/demo.js";
@@ -129,7 +129,32 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     await expectAccessible(page);
   });
 
+  it("the publication's delivery reaches the inbox with a valid signature, shown with its attempt and headers; redeliver sends it again", async () => {
+    await openTab("Webhooks");
+    const received = page.locator("#inbox-list-demo > li", { hasText: "page.version.published" });
+    await received.first().waitFor({ timeout: 20_000 });
+    expect(await received.first().textContent()).toContain("signature valid");
+    // What the inbox kept verifies with the SDK and the subscription's secret, independently of the server's own check.
+    const call = (path: string) => fetch(`${server.url}${path}`, { headers: { "x-api-key": DEFAULT_API_KEY } }).then((r) => r.json());
+    const { data: messages } = await call(`/__mock/inbox/${DEMO_IDS.inbox}`);
+    const { secret } = await call(`/__mock/webhook_subscriptions/${DEMO_IDS.subscription}/secret`);
+    const message = messages.find((m: { event: { type: string } | null }) => m.event?.type === "page.version.published");
+    const event = await verifyWebhook({ secret, headers: message.headers, body: message.body });
+    expect(event.data).toMatchObject({ pageId: DEMO_IDS.page, versionNumber: 2 });
+    // The attempt shows the headers it sent; the signature recomputed on request is the one the inbox received.
+    const published = page.locator(".event", { hasText: "page.version.published" }).first();
+    await published.locator(".attempts summary").first().click();
+    await published.getByRole("button", { name: /^Show signature of attempt 1/ }).click();
+    await expect.poll(() => published.locator(".attempts .signature").first().textContent()).toBe(message.headers["webhook-signature"]);
+    await screenshot("console-webhooks");
+    await expectAccessible(page);
+    await published.getByRole("button", { name: /^Redeliver page.version.published/ }).click();
+    await expect.poll(() => received.count()).toBe(2);
+    await page.getByRole("button", { name: "Run due now" }).click();
+  });
+
   it("a subscription edit goes through PATCH, and the API's field errors show next to the fields", async () => {
+    await openTab("State");
     const url = page.getByLabel("URL").first();
     await url.fill("ftp://example.com/hook");
     await page.getByRole("button", { name: "Save" }).first().click();

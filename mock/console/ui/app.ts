@@ -13,6 +13,7 @@ import { type LoggedRequest, RequestsView } from "./views/requests.js";
 import { ScenariosView } from "./views/scenarios.js";
 import { SubscriptionsSection } from "./views/subscriptions.js";
 import { WebhooksView } from "./views/webhooks.js";
+import { loadWebhooks, type WebhooksData } from "./webhooks-data.js";
 
 const TABS = [
   ["requests", "Requests"],
@@ -38,16 +39,17 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
   const [requests, setRequests] = useState<LoggedRequest[]>([]);
   const [state, setState] = useState<any>(EMPTY_STATE);
   const [faults, setFaults] = useState<any[]>([]);
-  const [webhooks, setWebhooks] = useState<any>(null);
+  const [webhooks, setWebhooks] = useState<WebhooksData | null>(null);
   const [live, setLive] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const pending = useRef<number | undefined>(undefined);
 
   const loadState = useCallback(async () => {
-    const [s, f, w] = await Promise.all([call("GET", "/__mock/state"), call("GET", "/__mock/faults"), loadWebhooks()]);
-    if (s.ok && s.body && typeof s.body === "object") setState({ ...EMPTY_STATE, ...s.body });
+    const [s, f] = await Promise.all([call("GET", "/__mock/state"), call("GET", "/__mock/faults")]);
+    const tenant = s.ok && s.body && typeof s.body === "object" ? { ...EMPTY_STATE, ...s.body } : null;
+    if (tenant) setState(tenant);
     if (f.ok && Array.isArray(f.body?.data)) setFaults(f.body.data);
-    setWebhooks(w);
+    setWebhooks(await loadWebhooks(Array.isArray(tenant?.webhookSubscriptions) ? tenant.webhookSubscriptions : []));
     setProblem(s.ok ? null : s.message);
   }, []);
   const loadRequests = useCallback(async () => {
@@ -118,7 +120,7 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
         <${SubscriptionsSection} subscriptions=${state.webhookSubscriptions} />
         <${ProspectsSection} prospects=${state.prospects} logs=${state.prospectLogs} />
       </div>`}
-      ${tab === "webhooks" && html`<${WebhooksView} data=${webhooks} subscriptions=${state.webhookSubscriptions} />`}
+      ${tab === "webhooks" && html`<${WebhooksView} data=${webhooks} />`}
       ${tab === "scenarios" && html`<${ScenariosView} faults=${faults} />`}
     </main>
   </div>`;
@@ -132,11 +134,6 @@ function merge(fetched: LoggedRequest[], current: readonly LoggedRequest[]): Log
   const known = new Set(fetched.map((entry) => entry.requestId));
   const since = fetched.at(-1)?.receivedAt ?? "";
   return [...fetched, ...current.filter((entry) => !known.has(entry.requestId) && entry.receivedAt >= since)];
-}
-
-/** The webhook listings; null when this server has no such routes. */
-async function loadWebhooks(): Promise<any> {
-  return null;
 }
 
 /** The whole page: the key screen until a key is accepted, then the console. */
