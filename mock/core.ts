@@ -13,7 +13,7 @@ export { MockStateError } from "./errors.js";
 export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";
 export { MAX_BODY_BYTES } from "./http/body.js";
 export type { Outcome as MockOutcome } from "./http/pipeline.js";
-export { OPERATIONS, type OperationId } from "./http/router.js";
+export { OPERATIONS, type OperationId } from "../src/operations.js";
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_SEED, type MockApiOptions } from "./options.js";
 export type { Seed } from "./random.js";
 export type { LoggedRequest, RequestLog } from "./request-log.js";

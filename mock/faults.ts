@@ -3,7 +3,7 @@
  * wait, drop the connection, or send a malformed body, to test a client's error paths.
  * @module
  */
-import { OPERATIONS, type OperationId } from "./http/router.js";
+import { OPERATIONS, type OperationId } from "../src/operations.js";
 
 /** Which calls a fault applies to: one operation, or `"all"` (every request the mock receives). */
 export type FaultTarget = OperationId | "all";

@@ -7,6 +7,7 @@
  * @module prospectkit/mock
  */
 import { type HttpHandler, HttpResponse, http } from "msw";
+import { API_PREFIX, OPERATION_TABLE } from "../src/operations.js";
 import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from "./core.js";
 
 export * from "./core.js";
@@ -24,6 +25,11 @@ export interface MswMockApi extends MockApi {
 /** `text` as a regular expression that matches exactly it. */
 function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The msw helper of an HTTP method (`http.post` for `POST`). */
+function methodOf(method: "GET" | "POST" | "PATCH"): "get" | "post" | "patch" {
+  return method.toLowerCase() as "get" | "post" | "patch";
 }
 
 /**
@@ -45,14 +51,15 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
     const outcome = await api.handle(request);
     return outcome.kind === "network-error" ? HttpResponse.error() : outcome.response;
   };
-  const v0 = `${api.baseUrl}/v0`;
-  const under = (path: string) => new RegExp(`^${literal(v0)}${path}$`);
+  const under = (pattern: string) => new RegExp(`^${literal(api.baseUrl)}${pattern}$`);
   return [
-    http.post(`${v0}/prospect_logs`, resolver),
-    http.get(under("/page_groups/[^/]+/pages/[^/]+"), resolver),
-    http.patch(under("/webhook_subscriptions/[^/]+"), resolver),
-    http.all(v0, resolver),
-    http.all(under("/.*"), resolver),
+    // One handler per operation of the table; a `{param}` matches one non-empty segment.
+    ...OPERATION_TABLE.map((route) => {
+      const path = route.params.length === 0 ? api.baseUrl + route.path : under(literal(route.path).replace(/\\\{\w+\\\}/g, "[^/]+"));
+      return http[methodOf(route.method)](path, resolver);
+    }),
+    http.all(`${api.baseUrl}${API_PREFIX}`, resolver),
+    http.all(under(`${literal(API_PREFIX)}/.*`), resolver),
   ];
 }
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { REDACTED } from "../src/redact.js";
-import type { OperationId } from "./http/router.js";
+import type { OperationId } from "../src/operations.js";
 
 /** One answered request. */
 export interface LoggedRequest {

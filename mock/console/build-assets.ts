@@ -7,7 +7,7 @@
 import { buildSync } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
-import { OPERATIONS } from "../http/router.js";
+import { OPERATIONS } from "../../src/operations.js";
 import { DEFAULT_API_KEY } from "../options.js";
 
 /** The built assets, as text. */

@@ -10,6 +10,7 @@ import { type ErrorCode, toFieldErrors } from "../../src/schemas/index.js";
 import { MockStateError, type MockApi } from "../core.js";
 import { API_KEY_HEADER } from "../http/auth.js";
 import { readJsonBody } from "../http/body.js";
+import { allowList, forMethod, methodOf, routingMethod } from "../http/method.js";
 import { problem, type Reply, toResponse } from "../http/reply.js";
 import type { TenantOfKey } from "./keys.js";
 import { newRequestId } from "./request-id.js";
@@ -66,10 +67,10 @@ function matchRoute(method: string, path: string): RouteMatch {
   for (const { route, segments: pattern } of compiled) {
     const params = matchSegments(pattern, segments);
     if (params === null) continue;
-    if (route.method === method) return { kind: "route", route, params };
+    if (route.method === routingMethod(method)) return { kind: "route", route, params };
     allow.push(route.method);
   }
-  return allow.length > 0 ? { kind: "wrong-method", allow } : { kind: "not-found" };
+  return allow.length > 0 ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found" };
 }
 
 function invalid(requestId: string, errors: ReturnType<typeof toFieldErrors>, what: string): Reply {
@@ -89,7 +90,7 @@ async function parseInput(route: ControlRoute, request: Request, url: URL, reque
   let body: unknown;
   if (route.body !== undefined) {
     const read = await readJsonBody(request);
-    if (!read.ok) return problem(requestId, read.code, read.detail);
+    if (!read.ok) return problem(requestId, read.code, read.detail, read.errors ? { errors: read.errors } : {});
     const parsed = route.body.safeParse(read.value);
     if (!parsed.success) return invalid(requestId, toFieldErrors(parsed.error.issues, read.value), "request body");
     body = parsed.data;
@@ -136,7 +137,7 @@ export function createMockControl(options: MockControlOptions): (request: Reques
   const { api, tenantOf, owners, reset, inbox } = options;
   const answer = async (request: Request, requestId: string): Promise<Reply> => {
     const url = new URL(request.url);
-    const match = matchRoute(request.method, url.pathname);
+    const match = matchRoute(methodOf(request), url.pathname);
     // A public route (the inbox) takes no key; everywhere else the key is checked first (401 wins over 404).
     const isPublic = match.kind === "route" && match.route.public === true;
     const auth = isPublic ? { tenantId: "" } : authenticateControl(request, tenantOf, requestId);
@@ -169,12 +170,12 @@ export function createMockControl(options: MockControlOptions): (request: Reques
   };
   return async (request) => {
     const requestId = newRequestId();
-    let reply: Reply;
     try {
-      reply = await answer(request, requestId);
+      // Rendering is inside the try too: whatever is stored, the answer is a response, never a dropped socket.
+      return await forMethod(methodOf(request), toResponse(await answer(request, requestId), requestId));
     } catch {
-      reply = problem(requestId, "internal_error", "The control API failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
+      const failure = problem(requestId, "internal_error", "The control API failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
+      return toResponse(failure, requestId);
     }
-    return toResponse(reply, requestId);
   };
 }

@@ -1,8 +1,12 @@
 /**
- * Reading a JSON request body: media type (415), size (413, without buffering more than the
- * limit), UTF-8 and JSON syntax (400). Whatever arrives, the outcome is a value or a typed refusal.
+ * Reading a JSON request body: media type and content coding (415), size (413, without buffering
+ * more than the limit), UTF-8, JSON syntax and the JSON limits (400: a number that is not finite,
+ * nesting deeper than 64 levels). Whatever arrives, the outcome is a value that can always be
+ * stored and serialized again, or a typed refusal.
  * @module
  */
+import { type FieldError, toJsonPointer } from "../../src/schemas/index.js";
+import { jsonLimitIssues } from "../../src/schemas/json-limits.js";
 
 /** The largest body accepted: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,6 +18,8 @@ export type BodyResult =
       readonly ok: false;
       readonly code: "unsupported_media_type" | "payload_too_large" | "invalid_request";
       readonly detail: string;
+      /** The places that break the JSON limits, when that is the refusal. */
+      readonly errors?: FieldError[];
     };
 
 /** Whether a `Content-Type` names JSON: `application/json` or `application/<anything>+json`, with any parameters. */
@@ -21,6 +27,18 @@ export function isJsonMediaType(contentType: string | null): boolean {
   if (contentType === null) return false;
   const essence = contentType.split(";", 1)[0]!.trim().toLowerCase();
   return essence === "application/json" || /^application\/[!#$&^_.+\-a-z0-9]+\+json$/.test(essence);
+}
+
+/**
+ * Whether a `Content-Encoding` leaves the body as sent: absent, or `identity` only. The mock
+ * decodes no content coding (a gzip body is refused with 415, not misread as broken UTF-8).
+ */
+export function isIdentityEncoding(contentEncoding: string | null): boolean {
+  if (contentEncoding === null) return true;
+  return contentEncoding.split(",").every((coding) => {
+    const token = coding.trim().toLowerCase();
+    return token === "" || token === "identity";
+  });
 }
 
 /** Strict UTF-8 (invalid bytes throw); one instance serves every request, as `decode` without `stream` keeps no state. */
@@ -71,6 +89,13 @@ export async function readJsonBody(request: Request): Promise<BodyResult> {
   if (!isJsonMediaType(request.headers.get("content-type"))) {
     return { ok: false, code: "unsupported_media_type", detail: "Send the body as JSON with Content-Type: application/json." };
   }
+  if (!isIdentityEncoding(request.headers.get("content-encoding"))) {
+    return {
+      ok: false,
+      code: "unsupported_media_type",
+      detail: "Send the body uncompressed: the only Content-Encoding accepted is identity.",
+    };
+  }
   let bytes: Uint8Array | null;
   try {
     bytes = await readCapped(request);
@@ -84,9 +109,19 @@ export async function readJsonBody(request: Request): Promise<BodyResult> {
   } catch {
     return { ok: false, code: "invalid_request", detail: "The body is not valid UTF-8." };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, code: "invalid_request", detail: "The body is not valid JSON." };
   }
+  const issues = jsonLimitIssues(value);
+  if (issues.length === 0) return { ok: true, value };
+  const errors = issues.map((issue) => ({ pointer: toJsonPointer(issue.path), code: issue.code, detail: issue.message }));
+  return {
+    ok: false,
+    code: "invalid_request",
+    detail: "The body breaks the JSON limits: numbers must be finite and nesting at most 64 levels deep (see errors).",
+    errors,
+  };
 }

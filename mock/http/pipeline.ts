@@ -13,8 +13,10 @@ import type { LoggedRequest } from "../request-log.js";
 import type { Store } from "../state/store.js";
 import { authenticate } from "./auth.js";
 import { readJsonBody } from "./body.js";
+import { forMethod, methodOf } from "./method.js";
 import { PROBLEMS, problem, type Reply, toResponse } from "./reply.js";
-import { matchRoute, type OperationId, type RouteMatch } from "./router.js";
+import { API_PREFIX, type OperationId } from "../../src/operations.js";
+import { type ApiRouteMatch, matchRoute } from "./router.js";
 
 /** What the pipeline produced: a response, or a dropped connection. */
 export type Outcome = { readonly kind: "response"; readonly response: Response } | { readonly kind: "network-error" };
@@ -68,13 +70,13 @@ function relativePath(pathname: string, basePath: string): string {
 async function answer(
   store: Store,
   request: Request,
-  route: RouteMatch,
+  route: ApiRouteMatch,
   requestId: string,
   onBody: (body: unknown) => void,
   onTenant: (tenantId: string) => void,
 ): Promise<Reply | Pending> {
-  if (route.kind === "not-found" && !route.underV0) {
-    return problem(requestId, "not_found", "Every API path starts with /v0.");
+  if (route.kind === "not-found" && !route.underApi) {
+    return problem(requestId, "not_found", `Every API path starts with ${API_PREFIX}.`);
   }
   const auth = authenticate(store, request.headers);
   if (!auth.ok) return problem(requestId, auth.code, auth.detail);
@@ -112,7 +114,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       requestId = deps.newRequestId();
       receivedAt = formatTimestamp(store.nowMs());
       path = new URL(request.url).pathname;
-      const route = matchRoute(request.method, relativePath(path, deps.basePath));
+      const route = matchRoute(methodOf(request), relativePath(path, deps.basePath));
       operation = route.kind === "operation" ? route.operation : null;
       const { latencyMs, fault } = deps.takeFaults(operation);
       const dropNow = fault?.kind === "network-error" && !fault.afterProcessing;
@@ -139,7 +141,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
     }
     deps.record({
       requestId,
-      method: request.method,
+      method: methodOf(request),
       path,
       operation,
       status: reply?.status ?? 0,
@@ -148,6 +150,6 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       receivedAt,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     }, tenantId);
-    return reply === null ? { kind: "network-error" } : { kind: "response", response: toResponse(reply, requestId) };
+    return reply === null ? { kind: "network-error" } : { kind: "response", response: await forMethod(methodOf(request), toResponse(reply, requestId)) };
   };
 }

@@ -46,11 +46,13 @@ export function toJsonSchema(schema: z.ZodMiniType, io: SchemaSide): JsonSchema 
     // Custom checks have no JSON Schema: carry on, and let the override below describe the one we use.
     unrepresentable: "any",
     override(context) {
-      if (context.zodSchema._zod.def.type === "custom" && context.zodSchema !== JsonObjectSchema) {
+      // JsonObjectSchema is a custom check refined by the JSON limits: Zod visits it and its parent.
+      const isJsonObject = context.zodSchema === JsonObjectSchema || context.zodSchema === JsonObjectSchema._zod.parent;
+      if (context.zodSchema._zod.def.type === "custom" && !isJsonObject) {
         throw new TypeError("toJsonSchema: a custom schema other than JsonObjectSchema has no JSON Schema");
       }
       Object.assign(context.jsonSchema, WRITTEN_OUT.get(context.zodSchema));
-      if (context.zodSchema === JsonObjectSchema) {
+      if (isJsonObject) {
         for (const key of Object.keys(context.jsonSchema)) delete context.jsonSchema[key];
         context.jsonSchema.type = "object";
       }

@@ -41,7 +41,7 @@ export function isPending(outcome: Reply | Pending): outcome is Pending {
 
 /** The problem reply for a refused body. */
 export function bodyProblem(context: OperationContext, result: Extract<BodyResult, { ok: false }>): Reply {
-  return problem(context.requestId, result.code, result.detail);
+  return problem(context.requestId, result.code, result.detail, result.errors ? { errors: result.errors } : {});
 }
 
 /** The 400 reply listing every failing field. */

@@ -10,6 +10,7 @@ import { createKeyDirectory } from "../control/keys.js";
 import { DEFAULT_API_KEY } from "../options.js";
 import { createConsole, isConsoleRequest } from "../console/handler.js";
 import { problemResponse } from "../control/request-id.js";
+import { forMethod, methodOf } from "../http/method.js";
 import { problem } from "../http/reply.js";
 import { createRequestOwners } from "../control/request-owners.js";
 import { createOpenApiDocument } from "../openapi/document.js";
@@ -50,8 +51,8 @@ function pathOf(url: string): string {
   return end === -1 ? url.slice(start) : url.slice(start, end);
 }
 
-function document(text: string): MockOutcome {
-  return { kind: "response", response: new Response(text, { headers: { "content-type": "application/json" } }) };
+async function document(text: string, method: string): Promise<MockOutcome> {
+  return { kind: "response", response: await forMethod(method, new Response(text, { headers: { "content-type": "application/json" } })) };
 }
 
 /** The 405 of a method other than GET or HEAD on the document. */
@@ -121,9 +122,10 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
     handle(request) {
       const path = pathOf(request.url);
       if (path === OPENAPI_PATH) {
-        if (request.method !== "GET" && request.method !== "HEAD") return Promise.resolve(documentMethodNotAllowed());
+        const method = methodOf(request);
+        if (method !== "GET" && method !== "HEAD") return Promise.resolve(documentMethodNotAllowed());
         documentText ??= JSON.stringify(createOpenApiDocument(serverUrl ?? new URL(request.url).origin));
-        return Promise.resolve(document(documentText));
+        return document(documentText, method);
       }
       if (isConsoleRequest(path, request)) return Promise.resolve({ kind: "response", response: consoleHandler(request, path) });
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {

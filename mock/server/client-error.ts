@@ -21,6 +21,22 @@ const CLIENT_ERRORS: Readonly<Record<string, readonly [status: number, detail: s
 const MALFORMED: readonly [number, string] = [400, "The request is not valid HTTP/1.1 (a malformed request line, header or body framing)."];
 
 /**
+ * A whole HTTP/1.1 response as text, for answering on a bare socket (a parser error, a `CONNECT`):
+ * the head with `content-length`, the CORS headers and `connection: close`, then the body.
+ * @param status - the status
+ * @param headers - the response's own headers
+ * @param body - the body (empty for a HEAD answer)
+ */
+export function rawHttpResponse(status: number, headers: Iterable<readonly [string, string]>, body: string): string {
+  const given = [...headers];
+  const all: (readonly [string, string])[] = given.filter(([name]) => name !== "content-length" && name !== "connection");
+  const declared = given.find(([name]) => name === "content-length");
+  all.push(["content-length", declared?.[1] ?? String(Buffer.byteLength(body))], ...Object.entries(CORS_RESPONSE_HEADERS), ["connection", "close"]);
+  const head = all.map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`;
+}
+
+/**
  * The raw HTTP answer to a request the parser refused.
  * @param code - node's error code, e.g. `HPE_INVALID_HEADER_TOKEN`
  * @returns the whole response, head and problem body, with `connection: close`
@@ -29,16 +45,7 @@ export function clientErrorResponse(code: string | undefined): string {
   const [status, detail] = (code !== undefined && CLIENT_ERRORS[code]) || MALFORMED;
   const requestId = newRequestId();
   const reply = problem(requestId, "invalid_request", detail, { status, title: STATUS_CODES[status] ?? "Bad request" });
-  const body = JSON.stringify(reply.body);
-  const headers = {
-    "content-type": PROBLEM_CONTENT_TYPE,
-    "content-length": String(Buffer.byteLength(body)),
-    "x-request-id": requestId,
-    ...CORS_RESPONSE_HEADERS,
-    connection: "close",
-  };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`;
+  return rawHttpResponse(status, [["content-type", PROBLEM_CONTENT_TYPE], ["x-request-id", requestId]], JSON.stringify(reply.body));
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MockOutcome } from "../core.js";
 import { newRequestId } from "../control/request-id.js";
+import { withMethod } from "../http/method.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
 import { type BodyRead, readBody } from "./read-body.js";
 
@@ -57,7 +58,8 @@ function urlOf(origin: string, target: string): string {
   if (target.startsWith("/")) return origin + target;
   try {
     const url = new URL(target);
-    return origin + url.pathname + url.search;
+    // An authority-form target (`CONNECT host:443`) parses as an opaque URL: it names no path.
+    return url.pathname.startsWith("/") ? origin + url.pathname + url.search : `${origin}/`;
   } catch {
     return `${origin}/`;
   }
@@ -66,7 +68,8 @@ function urlOf(origin: string, target: string): string {
 /** Hop-by-hop headers (RFC 9110, 7.6.1): about this connection only, so not passed on. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 
-function headersOf(raw: readonly string[]): Headers {
+/** A fetch `Headers` of a raw `[name, value, ...]` list, without hop-by-hop headers and values fetch refuses. */
+export function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) {
     if (HOP_BY_HOP.has(raw[i]!.toLowerCase())) continue;
@@ -121,11 +124,36 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
   if (isEventStream(answer)) return writeStream(response, answer.status, headers, answer.body);
   // A string body lets node:http send the head and the body in one write.
   const body = await answer.text();
-  headers.push("content-length", String(Buffer.byteLength(body)));
+  // A HEAD answer states the length its GET body has (node:http sends no body for HEAD).
+  if (!answer.headers.has("content-length")) headers.push("content-length", String(Buffer.byteLength(body)));
   if (closeAfter) headers.push("connection", "close");
   response.writeHead(answer.status, headers);
   response.end(body);
   return answer.status;
+}
+
+/** Methods fetch's `Request` refuses to carry (forbidden methods); the mock still answers them. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/**
+ * The fetch `Request` of what node received, or null when fetch cannot represent it. A method
+ * fetch forbids becomes a body-less stand-in that names the real method (see `withMethod`): no
+ * route serves such a method, so the body is never read, and the answer is the pipeline's own
+ * 401 or 405 with `x-request-id`.
+ * @param origin - the server's origin
+ * @param method - the method as received
+ * @param target - the request target as received
+ * @param headers - the request headers
+ * @param body - the body, if any
+ */
+export function toFetchRequest(origin: string, method: string, target: string, headers: Headers, body: BodyInit | undefined): Request | null {
+  const url = urlOf(origin, target);
+  try {
+    if (FORBIDDEN_METHODS.has(method.toUpperCase())) return withMethod(new Request(url, { method: "GET", headers }), method);
+    return new Request(url, { method, headers, ...(body !== undefined && { body }) });
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -135,15 +163,8 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
  */
 export function createNodeHandler(options: NodeHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
   const { origin, handle, unreadable, onAnswered } = options;
-  const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null => {
-    const init: RequestInit = { method, headers: headersOf(raw) };
-    if (body !== undefined) init.body = body;
-    try {
-      return new Request(urlOf(origin, target), init);
-    } catch {
-      return null;
-    }
-  };
+  const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null =>
+    toFetchRequest(origin, method, target, headersOf(raw), body);
   const serve = async (request: IncomingMessage, response: ServerResponse, started: number) => {
     const method = request.method ?? "GET";
     const target = request.url ?? "/";

@@ -10,8 +10,8 @@ import { createMockApi, type MockApi, type MockApiOptions, type MockState } from
 import { problemResponse } from "../control/request-id.js";
 import { problem } from "../http/reply.js";
 import { createServerApp } from "./app.js";
-import { answerClientError } from "./client-error.js";
 import { createDeliveryLoop, DEFAULT_WEBHOOK_CONCURRENCY, type ServerWebhookOptions } from "./delivery.js";
+import { createRawAnswerer } from "./raw-requests.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
 import { declaresTooLargeBody } from "./read-body.js";
 
@@ -133,7 +133,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   delivery.start(() => app.api.webhooks.runDue(), () => app.api.webhooks.inFlight());
   const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable, onAnswered: onRequest });
   server.on("request", listener);
-  server.on("clientError", answerClientError);
+  const raw = createRawAnswerer({ origin: url, handle: app.handle });
+  server.on("clientError", raw.clientError);
+  server.on("connect", raw.connect);
   // A body declared over the cap is refused before `100 Continue`: the client never sends it.
   server.on("checkContinue", (request, response) => {
     if (!declaresTooLargeBody(request)) response.writeContinue();

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { jsonLimitIssues } from "./json-limits.js";
 
 /**
  * A string whose length lies within `[min, max]` (inclusive).
@@ -62,7 +63,16 @@ function isPlainObject(value: unknown): value is JsonObject {
 }
 
 /**
- * A JSON object whose content is free (spec 2.1 `payload`). The value is checked, never copied,
- * so no key is lost, not even an own `__proto__` key that `JSON.parse` produced.
+ * A JSON object whose content is free (spec 2.1 `payload`) within the JSON limits: finite numbers
+ * only, and no deeper than 64 levels counted from the request body (the object itself is level 2,
+ * a member of the body), so that whatever is stored can always be serialized and read back. The
+ * value is checked, never copied, so no key is lost, not even an own `__proto__` key that
+ * `JSON.parse` produced.
  */
-export const JsonObjectSchema = z.custom<JsonObject>(isPlainObject, { error: "must be a JSON object" });
+export const JsonObjectSchema = /* @__PURE__ */ z.custom<JsonObject>(isPlainObject, { error: "must be a JSON object" }).check(
+  z.check((context) => {
+    for (const issue of jsonLimitIssues(context.value, { level: 2 })) {
+      context.issues.push({ code: "custom", message: issue.message, input: context.value, path: [...issue.path], params: { code: issue.code } });
+    }
+  }),
+);

@@ -21,6 +21,12 @@ export interface ConformanceTarget {
    * and leave other requests to other handlers: false there.
    */
   readonly answersOutsideV0?: boolean;
+  /**
+   * Whether only the methods node:http knows (`http.METHODS`, upper case) reach the mock. MSW's
+   * Node interceptor parses requests as node does, so a request with another token (`FOO`,
+   * `patch`) is never handed to any handler: it goes to the network. True there.
+   */
+  readonly onlyNodeMethods?: boolean;
   /** Stops the target (closes a server, stops MSW). */
   close?(): Promise<void> | void;
 }

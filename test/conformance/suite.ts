@@ -10,6 +10,8 @@ import { errorRules } from "./rules/errors.js";
 import { faultRules } from "./rules/faults.js";
 import { getPageRules } from "./rules/get-page.js";
 import { idempotencyRules } from "./rules/idempotency.js";
+import { jsonLimitRules } from "./rules/json-limits.js";
+import { methodRules } from "./rules/methods.js";
 import { prospectResolutionRules } from "./rules/prospect-resolution.js";
 import { stateRules } from "./rules/state.js";
 import { updateSubscriptionRules } from "./rules/update-subscription.js";
@@ -42,5 +44,7 @@ export function defineConformanceSuite(name: string, makeTarget: MakeTarget, opt
     updateSubscriptionRules(h);
     stateRules(h);
     faultRules(h);
+    jsonLimitRules(h);
+    methodRules(h);
   });
 }

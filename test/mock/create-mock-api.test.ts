@@ -103,11 +103,18 @@ describe("createMockApi options are checked at creation (TypeError)", () => {
     expectTypeOf<MockApi["fetch"]>().toMatchTypeOf<(request: Request) => Promise<Response>>();
   });
 
-  it("a body nested 100,000 levels deep is checked without overflowing the stack", async () => {
+  it("a body as deep as allowed (64 levels) is checked for the key without overflowing the stack; a deeper one is never logged", async () => {
     const api = createMockApi({ apiKeys: ["pk_body_secret"] });
-    const body = `{"source":"crm","payload":{"deep":${"[".repeat(100_000)}"pk_body_secret"${"]".repeat(100_000)}}}`;
-    await api.fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" }, body });
+    const post = (levels: number) =>
+      api.fetch(`${api.baseUrl}/v0/prospect_logs`, {
+        method: "POST",
+        headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" },
+        body: `{"source":"crm","payload":{"deep":${"[".repeat(levels)}"pk_body_secret"${"]".repeat(levels)}}}`,
+      });
+    expect((await post(62)).status).toBe(201);
     expect(api.requests.last()?.requestBody).toBe("[redacted]");
+    expect((await post(100_000)).status).toBe(400);
+    expect(api.requests.last()?.requestBody).toBeUndefined();
   });
 });
 
@@ -163,11 +170,18 @@ describe("api.fetch behaves like fetch", () => {
     expect(keyed.state.snapshot()).not.toContain("pk_test_very_secret");
   });
 
-  it("a body nested 100,000 levels deep is checked without overflowing the stack", async () => {
+  it("a body as deep as allowed (64 levels) is checked for the key without overflowing the stack; a deeper one is never logged", async () => {
     const api = createMockApi({ apiKeys: ["pk_body_secret"] });
-    const body = `{"source":"crm","payload":{"deep":${"[".repeat(100_000)}"pk_body_secret"${"]".repeat(100_000)}}}`;
-    await api.fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" }, body });
+    const post = (levels: number) =>
+      api.fetch(`${api.baseUrl}/v0/prospect_logs`, {
+        method: "POST",
+        headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" },
+        body: `{"source":"crm","payload":{"deep":${"[".repeat(levels)}"pk_body_secret"${"]".repeat(levels)}}}`,
+      });
+    expect((await post(62)).status).toBe(201);
     expect(api.requests.last()?.requestBody).toBe("[redacted]");
+    expect((await post(100_000)).status).toBe(400);
+    expect(api.requests.last()?.requestBody).toBeUndefined();
   });
 });
 
@@ -188,10 +202,17 @@ describe("the request log never hands out an API key", () => {
     expect(api.requests.last()?.requestBody).toBe("[redacted]");
   });
 
-  it("a body nested 100,000 levels deep is checked without overflowing the stack", async () => {
+  it("a body as deep as allowed (64 levels) is checked for the key without overflowing the stack; a deeper one is never logged", async () => {
     const api = createMockApi({ apiKeys: ["pk_body_secret"] });
-    const body = `{"source":"crm","payload":{"deep":${"[".repeat(100_000)}"pk_body_secret"${"]".repeat(100_000)}}}`;
-    await api.fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" }, body });
+    const post = (levels: number) =>
+      api.fetch(`${api.baseUrl}/v0/prospect_logs`, {
+        method: "POST",
+        headers: { "x-api-key": "pk_body_secret", "content-type": "application/json" },
+        body: `{"source":"crm","payload":{"deep":${"[".repeat(levels)}"pk_body_secret"${"]".repeat(levels)}}}`,
+      });
+    expect((await post(62)).status).toBe(201);
     expect(api.requests.last()?.requestBody).toBe("[redacted]");
+    expect((await post(100_000)).status).toBe(400);
+    expect(api.requests.last()?.requestBody).toBeUndefined();
   });
 });

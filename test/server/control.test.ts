@@ -215,6 +215,6 @@ describe("authentication, tenancy and routes", () => {
     expectProblem(await call("GET", "/__mock/nothing"), 404, "not_found");
     const wrong = await call("PUT", "/__mock/faults");
     expectProblem(wrong, 405, "method_not_allowed");
-    expect(wrong.headers.get("allow")).toBe("GET, POST, DELETE");
+    expect(wrong.headers.get("allow")).toBe("GET, HEAD, POST, DELETE");
   });
 });

@@ -5,6 +5,7 @@
  * @module
  */
 import { CONSOLE_PATH } from "../../console/handler.js";
+import { createProspectLogRoute, fillPath, getPageRoute, updateWebhookSubscriptionRoute } from "../../../src/operations.js";
 import { CONTROL_PATH_PREFIX } from "../../control/handler.js";
 import { OPENAPI_PATH } from "../app.js";
 import type { AnsweredRequest } from "../node-handler.js";
@@ -63,10 +64,12 @@ export function banner(input: BannerInput): string {
     : input.otherKeys > 0
       ? ` (and ${input.otherKeys} more)`
       : "";
-  const pagePath = page
-    ? `/v0/page_groups/${encodeURIComponent(page.pageGroupId)}/pages/${encodeURIComponent(page.pageId)}`
-    : "/v0/page_groups/<page_group_id>/pages/<page_id>";
-  const subscriptionPath = `/v0/webhook_subscriptions/${subscriptionId === undefined ? "<subscription_id>" : encodeURIComponent(subscriptionId)}`;
+  // A known ID is filled in URL-encoded; an unknown one is a <placeholder> named as in the spec.
+  const ids: Readonly<Record<string, string | undefined>> = { ...page, subscriptionId };
+  const example = (route: Parameters<typeof fillPath>[0]) =>
+    fillPath(route, (param) => (ids[param.key] === undefined ? `<${param.name}>` : encodeURIComponent(ids[param.key]!)));
+  const pagePath = example(getPageRoute);
+  const subscriptionPath = example(updateWebhookSubscriptionRoute);
   return [
     `prospectkit-mock ${input.version} listening on ${url}`,
     "",
@@ -79,11 +82,11 @@ export function banner(input: BannerInput): string {
     ...(input.webhooks ? [`  Webhooks      ${webhookLine(input.webhooks)}`] : []),
     "",
     "Create a prospect log entry:",
-    curl("POST", `${url}/v0/prospect_logs`, apiKey, SAMPLE_PROSPECT_LOG),
+    curl(createProspectLogRoute.method, url + createProspectLogRoute.path, apiKey, SAMPLE_PROSPECT_LOG),
     "Get a page with its published version:",
-    curl("GET", url + pagePath, apiKey),
+    curl(getPageRoute.method, url + pagePath, apiKey),
     "Update a webhook subscription:",
-    curl("PATCH", url + subscriptionPath, apiKey, { active: false }),
+    curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, apiKey, { active: false }),
     "List the stored prospect log entries (control API):",
     curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, apiKey),
     ...(input.webhooks?.inboxUrl

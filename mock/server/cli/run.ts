@@ -1,6 +1,7 @@
 /**
  * `prospectkit-mock`: reads the command line, starts the server, prints the banner and a line
- * per request, and stops cleanly on SIGINT or SIGTERM. Every expected failure (a bad flag, an
+ * per request, and stops cleanly on SIGINT, SIGTERM or SIGHUP, or when the process that started
+ * it exits (so that terminating `npx` never leaves the server running as an orphan). Every expected failure (a bad flag, an
  * unreadable or invalid `--data` file, a port in use) is one line on stderr and exit code 2;
  * nothing ever prints a stack trace or the API key.
  * @module
@@ -14,13 +15,17 @@ import { startMockServer, type MockServer } from "../start.js";
 import { type CliOptions, HELP, parseCli, UsageError } from "./args.js";
 import { describeFieldErrors, readDataFile } from "./data-file.js";
 import { banner, deliveryLine, requestLine } from "./output.js";
+import { watchParent } from "./parent.js";
 
 /** Where the CLI writes, and how it learns of a stop request (replaceable in tests). */
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
-  /** Registers the stop handler (default: SIGINT and SIGTERM). */
-  onStop(stop: () => void): void;
+  /**
+   * Registers the stop handler (default: SIGINT, SIGTERM and SIGHUP, and the parent process
+   * exiting, which `stop` learns as its `reason`).
+   */
+  onStop(stop: (reason?: string) => void): void;
 }
 
 /** The exit code of a usage error (bad flag, bad file, port in use). */
@@ -30,8 +35,8 @@ const processIo: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
   onStop(stop) {
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => stop());
+    watchParent(() => stop("the process that started it exited"));
   },
 };
 
@@ -125,9 +130,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         },
       }),
     );
-    await new Promise<void>((resolve) => io.onStop(resolve));
+    const reason = await new Promise<string | undefined>((resolve) => io.onStop(resolve));
     await server.close();
-    io.stdout.write("prospectkit-mock stopped\n");
+    io.stdout.write(reason === undefined ? "prospectkit-mock stopped\n" : `prospectkit-mock stopped: ${reason}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

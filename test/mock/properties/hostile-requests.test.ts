@@ -32,6 +32,12 @@ async function check(request: Request): Promise<{ status: number; rejected: bool
   const text = await response.text();
   expect(response.status).toBeLessThan(500);
   expect(response.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
+  if (request.method === "HEAD") {
+    // Answered like GET without a body (RFC 9110): the same status, nothing to parse.
+    expect(text).toBe("");
+    if (response.status >= 400) expect(api.state.snapshot()).toBe(before);
+    return { status: response.status, rejected: response.status >= 400 };
+  }
   const parsed: unknown = JSON.parse(text);
   if (response.status >= 400) {
     expect(response.headers.get("content-type")).toBe(PROBLEM_CONTENT_TYPE);

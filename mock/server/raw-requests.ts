@@ -1,0 +1,76 @@
+/**
+ * Requests that node:http does not hand to its `request` listener, answered by the mock all the
+ * same: `CONNECT` (node emits `connect` and, unanswered, drops the socket) and a method token
+ * node's parser does not know (`TRACK`, `FOO`: a parser error). Each goes through the same handler
+ * as every request (401 first, then 405 with `Allow` on a known path, always `x-request-id`), and
+ * the answer is written on the socket, which is then closed.
+ * @module
+ */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { answerClientError, rawHttpResponse } from "./client-error.js";
+import { headersOf, type OutcomeHandler, toFetchRequest } from "./node-handler.js";
+
+/** RFC 9110 token characters: what a method may be made of. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const REQUEST_LINE = /^(\S+) (\S+) HTTP\/1\.[01]$/;
+
+/** The method, target and raw header list of a request head, or null when it is not a whole, well-formed one. */
+export function parseRequestHead(packet: Buffer): { method: string; target: string; rawHeaders: string[] } | null {
+  const text = packet.toString("latin1");
+  const end = text.indexOf("\r\n\r\n");
+  if (end === -1) return null;
+  const [line = "", ...fields] = text.slice(0, end).split("\r\n");
+  const match = REQUEST_LINE.exec(line);
+  if (match === null || !TOKEN.test(match[1]!)) return null;
+  const rawHeaders: string[] = [];
+  for (const field of fields) {
+    const colon = field.indexOf(":");
+    if (colon <= 0 || !TOKEN.test(field.slice(0, colon))) return null;
+    rawHeaders.push(field.slice(0, colon), field.slice(colon + 1).trim());
+  }
+  return { method: match[1]!, target: match[2]!, rawHeaders };
+}
+
+/** What the raw answerer needs: the server's origin and the handler behind it. */
+export interface RawAnswererOptions {
+  readonly origin: string;
+  readonly handle: OutcomeHandler;
+}
+
+async function answerOnSocket(options: RawAnswererOptions, socket: Duplex, method: string, target: string, rawHeaders: readonly string[]): Promise<void> {
+  const request = toFetchRequest(options.origin, method, target, headersOf(rawHeaders), undefined);
+  const outcome = request === null ? null : await options.handle(request);
+  if (outcome === null || outcome.kind === "network-error") {
+    socket.destroy();
+    return;
+  }
+  const { response } = outcome;
+  const body = await response.text();
+  if (socket.writable) socket.end(rawHttpResponse(response.status, response.headers, body));
+}
+
+/**
+ * The `connect` and `clientError` listeners of the server.
+ * @param options - the origin and the handler
+ */
+export function createRawAnswerer(options: RawAnswererOptions): {
+  connect(request: IncomingMessage, socket: Duplex): void;
+  clientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void;
+} {
+  return {
+    connect(request, socket) {
+      socket.on("error", () => undefined);
+      answerOnSocket(options, socket, request.method ?? "CONNECT", request.url ?? "/", request.rawHeaders).catch(() => socket.destroy());
+    },
+    clientError(error, socket) {
+      const head = error.code === "HPE_INVALID_METHOD" && error.rawPacket !== undefined ? parseRequestHead(error.rawPacket) : null;
+      if (head === null || !socket.writable) {
+        answerClientError(error, socket);
+        return;
+      }
+      socket.on("error", () => undefined);
+      answerOnSocket(options, socket, head.method, head.target, head.rawHeaders).catch(() => socket.destroy());
+    },
+  };
+}
