@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { defineConfig } from "tsup";
-import { buildConsoleAssets } from "./mock/console/build-assets.ts";
+import { buildConsoleAssets } from "./mock/server/console-assets.ts";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 

@@ -87,18 +87,24 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
 
   it("a prospect log created through the SDK appears in the live request log without a reload", async () => {
     await signIn(page);
-    await sdk().createProspectLog({ source: "crm", payload: { plan: "team", note: "日本語 ✓" }, email: "ada@example.com", name: "Ada Lovelace" });
+    await sdk().createProspectLog({ source: "crm", payload: { plan: "team", note: "Zürich café ✓" }, email: "ada@example.com", name: "Ada Lovelace" });
     const row = page.locator("#request-log li", { hasText: "/v0/prospect_logs" }).first();
     await row.waitFor();
     expect(await row.textContent()).toContain("201");
     await row.locator("summary").click();
-    await expect.poll(() => row.textContent()).toContain("日本語 ✓");
+    await expect.poll(() => row.textContent()).toContain("Zürich café ✓");
+    await row.locator("summary").click();
     // A refused request shows the API's field errors (sent raw: the SDK would refuse it before sending).
     await fetch(`${server.url}/v0/prospect_logs`, {
       method: "POST",
       headers: { "x-api-key": DEFAULT_API_KEY, "content-type": "application/json" },
       body: JSON.stringify({ source: "", payload: {} }),
     });
+    const client = sdk();
+    await client.getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page });
+    await client.getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: "page_missing" }).catch(() => undefined);
+    await client.updateWebhookSubscription({ subscriptionId: DEMO_IDS.subscription, active: true });
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(5);
     const refused = page.locator("#request-log li", { hasText: "400" }).first();
     await refused.locator("summary").click();
     await expect.poll(() => refused.textContent()).toContain("/source");
@@ -107,14 +113,14 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
   });
 
   it("the request log filters by operation and status", async () => {
-    await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page });
-    await page.locator("#request-log li", { hasText: "/pages/" }).first().waitFor();
     await page.getByLabel("Operation").selectOption("getPage");
-    await expect.poll(() => page.locator("#request-log li").count()).toBe(1);
-    await page.getByLabel("Operation").selectOption("all");
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(2);
     await page.getByLabel("Status").selectOption("4xx");
-    await expect.poll(() => page.locator("#request-log li").count()).toBe(1);
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(1);
+    await page.getByLabel("Operation").selectOption("all");
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(2);
     await page.getByLabel("Status").selectOption("all");
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(5);
   });
 
   it("publishing a version from the page changes what GET page answers", async () => {
@@ -169,6 +175,7 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     await expect.poll(() => page.locator(".secret-value").textContent()).toMatch(/^whsec_/);
     await page.getByRole("button", { name: "Hide" }).click();
     await page.locator("summary", { hasText: "Ada Lovelace" }).click();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot("console-state");
   });
 

@@ -115,7 +115,7 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
       ${problem && html`<p class="notice error" role="alert">${problem}</p>`}
       ${tab === "requests" && html`<${RequestsView} requests=${requests} />`}
       ${tab === "state" &&
-      html`<div class="stack">
+      html`<div class="state-grid">
         <${PagesSection} groups=${state.pageGroups} pages=${state.pages} />
         <${SubscriptionsSection} subscriptions=${state.webhookSubscriptions} />
         <${ProspectsSection} prospects=${state.prospects} logs=${state.prospectLogs} />

@@ -22,7 +22,7 @@ export function KeyForm({ message, onKey }: { message: string | null; onKey(key:
   };
   return html`<main class="key-screen">
     <form class="card key-form" onSubmit=${submit} aria-labelledby="key-title">
-      <h1 id="key-title">prospectkit mock console</h1>
+      <h1 id="key-title"><span class="logo" aria-hidden="true">pk</span> prospectkit mock console</h1>
       <p>The console shows and drives this mock server for one tenant: the one your API key belongs to.</p>
       <label for="api-key">API key</label>
       <input id="api-key" type="password" autocomplete="off" spellcheck="false" value=${key}

@@ -21,8 +21,7 @@ function NewPageForm({ groups }: { groups: readonly any[] }) {
     if (answer.ok) (setCustomName(""), setComputedName(""));
   };
   const errors = state.fieldErrors;
-  return html`<form class="inline-form" onSubmit=${submit} aria-labelledby="new-page-title">
-    <h3 id="new-page-title" class="sub">New page</h3>
+  return html`<details class="create"><summary id="new-page-title">New page</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-page-title">
     <${Field} id="new-page-group" label="Page group" error=${errors["/pageGroupId"]}>
       <select ...${described("new-page-group", errors["/pageGroupId"])} value=${group} onChange=${(e: Event) => setGroup((e.currentTarget as HTMLSelectElement).value)}>
         <option value="">A new page group</option>
@@ -37,7 +36,7 @@ function NewPageForm({ groups }: { groups: readonly any[] }) {
     <//>
     <button type="submit" disabled=${state.busy}>Create page</button>
     <${Notice} kind="error" text=${state.error} />
-  </form>`;
+  </form></details>`;
 }
 
 function ProcessForm({ version, pageName }: { version: any; pageName: string }) {

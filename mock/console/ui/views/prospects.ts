@@ -23,7 +23,7 @@ function text(value: unknown): string {
 export function ProspectsSection({ prospects, logs }: ProspectsProps) {
   const byProspect = new Map<string, any[]>();
   for (const log of logs) byProspect.set(log?.prospectId, [...(byProspect.get(log?.prospectId) ?? []), log]);
-  return html`<section aria-labelledby="prospects-title" class="card">
+  return html`<section aria-labelledby="prospects-title" class="card wide">
     <h2 id="prospects-title">Prospects <span class="count">${prospects.length}</span></h2>
     ${prospects.length === 0
       ? html`<p class="empty">No prospect yet: <code>POST /v0/prospect_logs</code> creates one.</p>`

@@ -94,15 +94,14 @@ function NewSubscriptionForm() {
     const answer = await run("POST", "/__mock/webhook_subscriptions", { url, ...(events.length > 0 && { events }) }, "Subscription created.");
     if (answer.ok) (setUrl(""), setEvents([]));
   };
-  return html`<form class="inline-form" onSubmit=${submit} aria-labelledby="new-sub-title">
-    <h3 id="new-sub-title" class="sub">New subscription</h3>
+  return html`<details class="create"><summary id="new-sub-title">New subscription</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-sub-title">
     <${Field} id="new-sub-url" label="URL" error=${errors["/url"]}>
       <input ...${described("new-sub-url", errors["/url"])} type="text" inputmode="url" spellcheck="false" placeholder="http://127.0.0.1:8080/webhooks" value=${url} onInput=${(e: Event) => setUrl((e.currentTarget as HTMLInputElement).value)} />
     <//>
     <${EventBoxes} id="new-sub-events" legend="Events (none checked: every kind)" selected=${events} onChange=${setEvents} error=${errors["/events"]} />
     <button type="submit" disabled=${state.busy}>Create subscription</button>
     <${Notice} kind="error" text=${state.error} />
-  </form>`;
+  </form></details>`;
 }
 
 /** The subscriptions section. */

@@ -140,7 +140,7 @@ export function WebhooksView({ data }: { data: WebhooksData | null }) {
       <${Notice} kind="error" text=${run.state.error} />
       ${data.events.length === 0
         ? html`<p class="empty card">No event yet: publishing a page version or sending a form event emits one.</p>`
-        : html`<ol class="plain events">${[...data.events].reverse().map((event) => html`<${EventCard} key=${event.id} event=${event} deliveries=${byEvent.get(event.id) ?? []} />`)}</ol>`}
+        : html`<ol class="plain event-list">${[...data.events].reverse().map((event) => html`<${EventCard} key=${event.id} event=${event} deliveries=${byEvent.get(event.id) ?? []} />`)}</ol>`}
     </section>
     <div class="inboxes">
       ${Object.keys(data.inboxes).length === 0

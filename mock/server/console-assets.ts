@@ -25,7 +25,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  */
 export function buildConsoleAssets(): ConsoleAssets {
   const result = buildSync({
-    entryPoints: [here("./ui/main.ts")],
+    entryPoints: [here("../console/ui/main.ts")],
     bundle: true,
     minify: true,
     format: "esm",
@@ -39,7 +39,7 @@ export function buildConsoleAssets(): ConsoleAssets {
       __OPERATIONS__: JSON.stringify(OPERATIONS),
     },
   });
-  const css = buildSync({ entryPoints: [here("./ui/console.css")], bundle: true, minify: true, write: false, loader: { ".css": "css" } });
+  const css = buildSync({ entryPoints: [here("../console/ui/console.css")], bundle: true, minify: true, write: false, loader: { ".css": "css" } });
   return { js: result.outputFiles[0]!.text, css: css.outputFiles[0]!.text };
 }
 
