@@ -7,7 +7,7 @@
 import { buildSync } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
-import { OPERATIONS } from "../../src/operations.js";
+import { OPERATIONS, updateWebhookSubscriptionRoute } from "../../src/operations.js";
 import { DEFAULT_API_KEY } from "../options.js";
 
 /** The built assets, as text. */
@@ -37,6 +37,8 @@ export function buildConsoleAssets(): ConsoleAssets {
       __DEVELOPMENT_KEY__: JSON.stringify(DEFAULT_API_KEY),
       __EVENT_KINDS__: JSON.stringify(WEBHOOK_EVENT_KINDS),
       __OPERATIONS__: JSON.stringify(OPERATIONS),
+      // The API paths come from the operation table, the one place they are written.
+      __UPDATE_SUBSCRIPTION_PATH__: JSON.stringify(updateWebhookSubscriptionRoute.path),
     },
   });
   const css = buildSync({ entryPoints: [here("../console/ui/console.css")], bundle: true, minify: true, write: false, loader: { ".css": "css" } });

@@ -26,7 +26,7 @@ export function ProspectsSection({ prospects, logs }: ProspectsProps) {
   return html`<section aria-labelledby="prospects-title" class="card wide">
     <h2 id="prospects-title">Prospects <span class="count">${prospects.length}</span></h2>
     ${prospects.length === 0
-      ? html`<p class="empty">No prospect yet: <code>POST /v0/prospect_logs</code> creates one.</p>`
+      ? html`<p class="empty">No prospect yet: creating a prospect log entry (createProspectLog) creates one.</p>`
       : html`<ul class="plain" id="prospects">
           ${prospects.map((prospect) => {
             const own = byProspect.get(prospect.id) ?? [];

@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions: edited through the real `PATCH /v0/webhook_subscriptions/{id}` (only
+ * Webhook subscriptions: edited through the real updateWebhookSubscription operation (only
  * what changed is sent), with the API's field errors next to each field; created through the
  * control API; the signing secret shown only when asked for.
  */
@@ -10,6 +10,8 @@ import { html } from "../html.js";
 import { described, Field, Notice, when } from "../parts.js";
 
 declare const __EVENT_KINDS__: readonly string[];
+/** `PATCH` path of updateWebhookSubscription, from the operation table (`{subscription_id}` filled in below). */
+declare const __UPDATE_SUBSCRIPTION_PATH__: string;
 
 const enc = encodeURIComponent;
 
@@ -61,7 +63,7 @@ function SubscriptionForm({ subscription }: { subscription: any }) {
     if (url !== subscription.url) body["url"] = url;
     if (events.join() !== initialEvents.join()) body["events"] = events;
     if (active !== subscription.active) body["active"] = active;
-    await run("PATCH", `/v0/webhook_subscriptions/${enc(subscription.id)}`, body, Object.keys(body).length === 0 ? "Nothing changed." : "Saved.");
+    await run("PATCH", __UPDATE_SUBSCRIPTION_PATH__.replace("{subscription_id}", enc(subscription.id)), body, Object.keys(body).length === 0 ? "Nothing changed." : "Saved.");
   };
   return html`<form class="subscription" onSubmit=${submit} aria-labelledby=${`${id}-title`}>
     <header>
