@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_CSP, CONSOLE_PATH, EVENTS_PATH } from "../../mock/console/handler.js";
 import { type LiveEvent, parseFrames } from "../../mock/console/ui/live.js";
 import { DEFAULT_API_KEY } from "../../mock/core.js";
-import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { type AnsweredRequest, type MockServer, startMockServer } from "../../mock/server/index.js";
 
 const KEY_A = "console_key_tenant_a";
 const KEY_B = "console_key_tenant_b";
@@ -111,6 +111,29 @@ describe("GET / : a browser is sent to the console, API clients see no change", 
   it("/v0 answers do not change for a browser either", async () => {
     const response = await get(`${server.url}/v0/page_groups/g/pages/p`, { accept: "text/html" });
     expect([response.status, response.headers.get("content-type")]).toEqual([401, "application/problem+json"]);
+  });
+});
+
+describe("the request hook marks the console's own traffic (the CLI prints the rest)", () => {
+  it.each([
+    ["the page", "GET", CONSOLE_PATH, {}, true],
+    ["the event stream", "GET", EVENTS_PATH, {}, true],
+    ["a read the console makes to refresh a view", "GET", "/__mock/state", { "x-prospectkit-console": "1" }, true],
+    ["the same read from anyone else", "GET", "/__mock/state", {}, false],
+    ["a write, even from the console", "POST", "/__mock/page_groups", { "x-prospectkit-console": "1", "content-type": "application/json" }, false],
+    ["an API call", "GET", "/v0/page_groups/g/pages/p", {}, false],
+  ])("%s: console %s", async (_what, method, path, headers, marked) => {
+    const seen: AnsweredRequest[] = [];
+    const hooked = await startMockServer({ port: 0, onRequest: (request) => seen.push(request) });
+    try {
+      const response = await fetch(`${hooked.url}${path}`, { method, headers: { "x-api-key": DEFAULT_API_KEY, ...headers }, ...(method === "POST" && { body: "{}" }) });
+      if (path === EVENTS_PATH) await response.body!.cancel();
+      else await response.text();
+      await expect.poll(() => seen.length).toBe(1);
+      expect(seen[0]!.console === true).toBe(marked);
+    } finally {
+      await hooked.close();
+    }
   });
 });
 

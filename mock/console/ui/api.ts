@@ -83,7 +83,8 @@ function errorsOf(body: any): Record<string, string> {
  * @param key - the key to use instead of the current one (checking a new key)
  */
 export async function call<T = any>(method: string, path: string, body?: unknown, key: string | null = currentKey): Promise<Answer<T>> {
-  const headers: Record<string, string> = { accept: "application/json" };
+  // Reads are marked as the console's own, so the server's terminal log keeps to the user's calls.
+  const headers: Record<string, string> = { accept: "application/json", ...(method === "GET" && { "x-prospectkit-console": "1" }) };
   if (key !== null) headers["x-api-key"] = key;
   if (body !== undefined) headers["content-type"] = "application/json";
   let response: Response;

@@ -81,7 +81,8 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
       ...(options.seed !== undefined && { seed: options.seed }),
       latencyMs: options.latencyMs,
       fixtures: fixturesOf(options),
-      ...(!options.quiet && { onRequest: (request) => io.stdout.write(requestLine(request)) }),
+      // The console's own refreshes would drown the user's calls: only what the user did is printed.
+      ...(!options.quiet && { onRequest: (request) => request.console || io.stdout.write(requestLine(request)) }),
       webhooks: {
         deliver: options.webhooks,
         timeScale: options.webhookTimeScale,
