@@ -78,7 +78,8 @@ export function createConsole(options: ConsoleOptions): (request: Request, path:
       if (request.method !== "GET") return answer(request, problem(requestId, "method_not_allowed", "The event stream is read with GET.", { headers: { allow: "GET" } }));
       const auth = authenticateControl(request, tenantOf, requestId);
       if ("status" in auth) return toResponse(auth, requestId);
-      return changeStream(api.changes, auth.tenantId);
+      const key = request.headers.get("x-api-key");
+      return changeStream(api.changes, () => tenantOf(key));
     }
     if (request.method !== "GET" && request.method !== "HEAD") {
       return answer(request, problem(requestId, "method_not_allowed", "The console is read with GET.", { headers: { allow: "GET, HEAD" } }));

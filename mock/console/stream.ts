@@ -23,21 +23,43 @@ function frame(event: string, data: unknown): Uint8Array {
 /**
  * Opens the feed of one tenant.
  * @param changes - the mock's change feed
- * @param tenantId - the caller's tenant: nothing of another tenant is ever written
+ * @param tenantOfCaller - the caller's tenant now (read again after a reset, which may renew
+ *   tenant IDs; null when the key no longer has one, which ends the stream): nothing of another
+ *   tenant is ever written
  * @returns the streaming response (first event `ready`, then `request` and `change` events)
  */
-export function changeStream(changes: MockChanges, tenantId: string): Response {
+export function changeStream(changes: MockChanges, tenantOfCaller: () => string | null): Response {
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        let closed = false;
+        const end = () => {
+          if (closed) return;
+          closed = true;
+          stop();
+          controller.close();
+        };
         const send = (chunk: Uint8Array) => {
-          if ((controller.desiredSize ?? 0) <= -MAX_BACKLOG) return stop(), controller.close();
+          if (closed) return;
+          if ((controller.desiredSize ?? 0) <= -MAX_BACKLOG) return end();
           controller.enqueue(chunk);
         };
-        const unsubscribe = changes.subscribe(tenantId, (change) => {
-          send(change.kind === "request" ? frame("request", change.request) : frame("change", { kind: change.kind }));
-        });
+        let unsubscribe = () => {};
+        const listen = (tenantId: string) => {
+          unsubscribe = changes.subscribe(tenantId, (change) => {
+            if (change.kind === "request") return send(frame("request", change.request));
+            send(frame("change", { kind: change.kind }));
+            if (change.kind !== "reset") return;
+            // A reset may renew the tenant's ID: follow the key to its tenant now, or end.
+            unsubscribe();
+            const next = tenantOfCaller();
+            if (next === null) return end();
+            listen(next);
+          });
+        };
+        const first = tenantOfCaller();
+        if (first !== null) listen(first);
         const timer = setInterval(() => send(encoder.encode(": keep-alive\n\n")), KEEP_ALIVE_MS);
         (timer as { unref?: () => void }).unref?.();
         stop = () => {

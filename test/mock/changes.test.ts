@@ -66,6 +66,24 @@ describe("api.changes", () => {
     expect(a.heard).toHaveLength(1);
   });
 
+  it("a listener that subscribes again when it hears a reset is told of that reset once", () => {
+    const api = createMockApi({ apiKeys: KEYS });
+    let heard = 0;
+    const follow = (tenantId: string): (() => void) => {
+      const stop = api.changes.subscribe(tenantId, (change) => {
+        if (change.kind !== "reset") return;
+        heard++;
+        stop();
+        follow(tenantId);
+      });
+      return stop;
+    };
+    follow("tenant_a");
+    api.reset();
+    api.reset();
+    expect(heard).toBe(2);
+  });
+
   it("a change described lazily is described only when someone listens", () => {
     const api = createMockApi();
     let described = 0;

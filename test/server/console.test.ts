@@ -168,6 +168,19 @@ describe("the live feed", () => {
     expect(JSON.stringify(events)).not.toContain("tenant-b-source");
   });
 
+  it("follows the key's tenant across a reset (which renews the default tenant's ID)", async () => {
+    const feed = await get(`${devServer.url}${EVENTS_PATH}`, { "x-api-key": DEFAULT_API_KEY });
+    const reading = readEvents(feed, 3);
+    await fetch(`${devServer.url}/__mock/reset`, { method: "POST", headers: { "x-api-key": DEFAULT_API_KEY } });
+    await createLog(devServer.url, DEFAULT_API_KEY, "after-reset");
+    const events = await reading;
+    expect(events.map((event) => [event.event, event.data.kind ?? event.data.requestBody?.source])).toEqual([
+      ["ready", undefined],
+      ["change", "reset"],
+      ["request", "after-reset"],
+    ]);
+  });
+
   it("never carries an API key, not even one a client put in a body", async () => {
     const feed = await get(`${server.url}${EVENTS_PATH}`, { "x-api-key": KEY_A });
     const reading = readEvents(feed, 2);
