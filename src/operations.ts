@@ -109,7 +109,7 @@ type NamesOf<T extends readonly { name: string }[]> = { readonly [K in keyof T]:
 export const OPERATIONS = /* @__PURE__ */ OPERATION_TABLE.map((route) => route.name) as unknown as NamesOf<typeof OPERATION_TABLE>;
 
 /** One of the API's operations. */
-export type OperationId = (typeof OPERATION_TABLE)[number]["name"];
+export type OperationId = (typeof OPERATIONS)[number];
 
 /**
  * A route's path with every parameter filled in.

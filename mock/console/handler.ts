@@ -6,10 +6,9 @@
  * clients never ask for HTML, so their answers do not change.
  * @module
  */
-import type { MockApi } from "../core.js";
+import { DEFAULT_API_KEY, type MockApi } from "../core.js";
 import { authenticateControl } from "../control/handler.js";
-import type { TenantOfKey } from "../control/keys.js";
-import { newRequestId } from "../control/request-id.js";
+import { coreOf } from "../create-mock-api.js";
 import { problem, type Reply, toResponse } from "../http/reply.js";
 import { consoleAssets } from "./assets.js";
 import { consolePage } from "./page.js";
@@ -36,10 +35,8 @@ const SECURITY_HEADERS = {
 
 /** What the console needs from the server. */
 export interface ConsoleOptions {
+  /** The mock (one made by `createMockApi`: its core authenticates and numbers requests). */
   readonly api: MockApi;
-  readonly tenantOf: TenantOfKey;
-  /** Whether the server accepts the documented development key (then, and only then, the page offers it). */
-  readonly developmentKey: boolean;
 }
 
 /** Whether a request is for the console (the page, its assets, its feed, or a browser's `GET /`). */
@@ -53,49 +50,55 @@ function wantsHtml(request: Request): boolean {
   return (request.headers.get("accept") ?? "").includes("text/html") && !request.headers.has("x-api-key");
 }
 
-function answer(request: Request, reply: Reply): Response {
-  const requestId = newRequestId();
+function answer(request: Request, reply: Reply, requestId: string): Response {
   const response = toResponse(reply, requestId);
   return request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response;
 }
 
-function text(request: Request, body: string, headers: Record<string, string>): Response {
-  return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { ...headers, "x-request-id": newRequestId() } });
+function text(request: Request, body: string, headers: Record<string, string>, requestId: string): Response {
+  return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { ...headers, "x-request-id": requestId } });
 }
 
 /**
  * Creates the console's handler.
- * @param options - the mock, the key directory and whether the development key is on
+ * @param options - the mock
  * @returns a handler for the requests {@link isConsoleRequest} accepts; it never rejects
  */
 export function createConsole(options: ConsoleOptions): (request: Request, path: string) => Response {
-  const { api, tenantOf, developmentKey } = options;
+  const { api } = options;
+  const core = coreOf(api);
   const assets = consoleAssets(CONSOLE_PATH);
-  const page = assets && consolePage({ script: assets.script.path, style: assets.style.path, icon: assets.icon.path, developmentKey });
+  // The page offers the development key only while the mock accepts it (asked each time: keys can be issued and revoked).
+  const developmentKey = () => core.authenticate(new Headers({ "x-api-key": DEFAULT_API_KEY })).ok;
+  const page = (on: boolean) => assets && consolePage({ script: assets.script.path, style: assets.style.path, icon: assets.icon.path, developmentKey: on });
   return (request, path) => {
-    const requestId = newRequestId();
+    const requestId = core.newRequestId();
     if (path === EVENTS_PATH) {
-      if (request.method !== "GET") return answer(request, problem(requestId, "method_not_allowed", "The event stream is read with GET.", { headers: { allow: "GET" } }));
-      const auth = authenticateControl(request, tenantOf, requestId);
+      if (request.method !== "GET") return answer(request, problem(requestId, "method_not_allowed", "The event stream is read with GET.", { headers: { allow: "GET" } }), requestId);
+      const auth = authenticateControl(api, request, requestId);
       if ("status" in auth) return toResponse(auth, requestId);
-      const key = request.headers.get("x-api-key");
-      return changeStream(api.changes, () => tenantOf(key));
+      // The caller's tenant, read again after a reset (which may renew tenant IDs).
+      const tenantOfCaller = () => {
+        const now = core.authenticate(request.headers);
+        return now.ok ? now.tenant.record.id : null;
+      };
+      return changeStream(api.changes, tenantOfCaller);
     }
     if (request.method !== "GET" && request.method !== "HEAD") {
-      return answer(request, problem(requestId, "method_not_allowed", "The console is read with GET.", { headers: { allow: "GET, HEAD" } }));
+      return answer(request, problem(requestId, "method_not_allowed", "The console is read with GET.", { headers: { allow: "GET, HEAD" } }), requestId);
     }
     if (path === "/") return new Response(null, { status: 302, headers: { location: CONSOLE_PATH, "x-request-id": requestId, "cache-control": "no-store" } });
-    if (assets === null || page === null) {
-      return answer(request, problem(requestId, "not_found", "This copy of prospectkit was built without the console (run npm run build)."));
+    if (assets === null) {
+      return answer(request, problem(requestId, "not_found", "This copy of prospectkit was built without the console (run npm run build)."), requestId);
     }
     if (path === CONSOLE_PATH || path === `${CONSOLE_PATH}/`) {
-      return text(request, page, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS });
+      return text(request, page(developmentKey())!, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS }, requestId);
     }
     for (const asset of [assets.script, assets.style, assets.icon]) {
       if (path === asset.path) {
-        return text(request, asset.body, { "content-type": asset.contentType, "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS });
+        return text(request, asset.body, { "content-type": asset.contentType, "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS }, requestId);
       }
     }
-    return answer(request, problem(requestId, "not_found", "The console has no such file."));
+    return answer(request, problem(requestId, "not_found", "The console has no such file."), requestId);
   };
 }

@@ -142,6 +142,7 @@ export const LoggedRequestSchema = z.object({
   responseBody: z.optional(z.unknown()),
   receivedAt: DateTime,
   durationMs: z.number(),
+  tenantId: z.nullable(OpaqueId),
 });
 
 /** `GET /__mock/state`: everything one tenant holds (defined below its parts). */

@@ -5,7 +5,7 @@
  */
 import { type WebhookSubscriptionUpdate as Update, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 import { MockStateError } from "../errors.js";
-import { FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
+import { type FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
 import { formatTimestamp } from "../clock.js";
 import type { WebhookEvent } from "../../src/schemas/index.js";
