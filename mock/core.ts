@@ -39,6 +39,16 @@ export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
 export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/webhook-subscriptions-api.js";
 export type { ApiKeysApi, TenantsApi } from "./state/tenants-api.js";
 export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
+export type { AttemptFailureReason } from "./webhooks/types.js";
 export { normaliseLinkedinUrl } from "./state/linkedin.js";
 export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
-export type * from "./state/records.js";
+export type {
+  PageGroupRecord,
+  PageRecord,
+  PageVersionRecord,
+  PageVersionStatus,
+  ProspectLogRecord,
+  ProspectRecord,
+  TenantRecord,
+  WebhookSubscriptionRecord,
+} from "./state/records.js";

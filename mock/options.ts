@@ -51,6 +51,7 @@ export interface MockApiOptions {
     readonly concurrency?: number;
     readonly timeScale?: number;
     readonly maxRecords?: number;
+    /** The monotonic clock (milliseconds) that times attempts; default: the mock's own clock. */
     readonly elapsedMs?: () => number;
     /** Called once per delivery attempt as soon as its outcome is known. */
     readonly onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;

@@ -6,29 +6,34 @@
  * @module
  */
 import { REDACTED } from "../src/redact.js";
-import type { OperationId } from "../src/operations.js";
+import * as z from "zod/mini";
+import { OPERATIONS } from "../src/operations.js";
+import { DateTime, OpaqueId } from "../src/schemas/index.js";
 
-/** One answered request. */
-export interface LoggedRequest {
-  readonly requestId: string;
-  readonly method: string;
+/** One answered request, as JSON: never a header, so never the API key. */
+export const LoggedRequestSchema = z.object({
+  requestId: z.string(),
+  method: z.string(),
   /** The URL path, without the query string. */
-  readonly path: string;
+  path: z.string(),
   /** The operation the route matched, or null (404, 405, outside the API). */
-  readonly operation: OperationId | null;
+  operation: z.nullable(z.enum(OPERATIONS)),
   /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
-  readonly status: number;
+  status: z.int(),
   /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
-  readonly requestBody: unknown;
+  requestBody: z.optional(z.unknown()),
   /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
-  readonly responseBody: unknown;
+  responseBody: z.optional(z.unknown()),
   /** When the request was received (the mock's clock). */
-  readonly receivedAt: string;
+  receivedAt: DateTime,
   /** How long the mock took to answer, in milliseconds (real time, injected latency included). */
-  readonly durationMs: number;
+  durationMs: z.number(),
   /** The tenant of the request's API key; null when it had no known key. */
-  readonly tenantId: string | null;
-}
+  tenantId: z.nullable(OpaqueId),
+});
+
+/** One answered request (its fields are documented in `LoggedRequestSchema`, mock/request-log.ts). */
+export type LoggedRequest = z.output<typeof LoggedRequestSchema>;
 
 /** How many answered requests a mock keeps by default. */
 export const DEFAULT_RETAINED_REQUESTS = 10_000;

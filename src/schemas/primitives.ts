@@ -63,7 +63,7 @@ function isHttpUrl(value: string): boolean {
 
 /**
  * An absolute `http` or `https` URL as accepted in a webhook subscription update (spec 4.3):
- * at most {@link MAX_URL_LENGTH} characters as sent, matching {@link HTTP_URL_PATTERN}, with a
+ * at most {@link MAX_URL_LENGTH} characters as sent, matching `HTTP_URL_PATTERN`, with a
  * host the WHATWG URL parser accepts. The value is checked on the raw string and kept exactly as
  * sent: never trimmed, never normalized.
  */
