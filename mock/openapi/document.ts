@@ -127,7 +127,7 @@ function apiPaths() {
 
 /** The error statuses a control route can answer. */
 function controlErrors(route: ControlRoute): ErrorStatus[] {
-  const statuses: ErrorStatus[] = [401];
+  const statuses: ErrorStatus[] = route.public === true ? [] : [401];
   if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
   if (route.path.includes("{")) statuses.push(404);
   if (route.body !== undefined) statuses.push(413, 415);
@@ -156,6 +156,7 @@ function controlPaths() {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: route.operationId,
       tags: [TAGS.control],
+      ...(route.public === true && { security: [] }),
       summary: route.summary,
       ...(parameters.length > 0 && { parameters }),
       ...(route.body !== undefined && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),

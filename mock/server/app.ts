@@ -1,11 +1,15 @@
 /**
  * What the standalone server serves, as one web-standard handler (no `node:` import, so it runs
- * wherever a `Request` does): `GET /openapi.json`, the control API under `/__mock`, and the API
- * itself from the mock's `api.handle`.
+ * wherever a `Request` does): `GET /openapi.json`, the console at `/__mock/console` (a browser's
+ * `GET /` is sent there), the control API under `/__mock` (with the built-in webhook inbox), and
+ * the API itself from the mock's `api.handle`.
  * @module
  */
 import type { MockApi, MockOutcome } from "../core.js";
+import { type Clock, readClock } from "../clock.js";
+import { createConsole, isConsoleRequest } from "../console/handler.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
+import { createInbox } from "../control/inbox.js";
 import { coreOf } from "../create-mock-api.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { problem, toResponse } from "../http/reply.js";
@@ -30,6 +34,8 @@ export interface ServerAppOptions {
   readonly serverUrl?: string;
   /** How many answered requests `api.requests` and `/__mock/requests` keep (default: the mock's `retainedRequests`). */
   readonly retainedRequests?: number;
+  /** The mock's clock (the inbox stamps what it receives with it; default: the system clock). */
+  readonly now?: Clock;
 }
 
 /** The path of a request URL (without decoding), read without building a `URL`. */
@@ -72,7 +78,16 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
   const { latencyMs = 0 } = options;
   const internals = coreOf(core);
   if (options.retainedRequests !== undefined) internals.retainRequests(options.retainedRequests);
-  const control = createMockControl({ api: core });
+  const clock = options.now;
+  const inbox = createInbox(core, () => new Date(clock === undefined ? Date.now() : readClock(clock)));
+  // A reset, from the control API or from Node (`server.api.reset()`), also empties the inbox.
+  const resetCore = core.reset;
+  core.reset = () => {
+    resetCore();
+    inbox.clear();
+  };
+  const control = createMockControl({ api: core, inbox });
+  const consoleHandler = createConsole({ api: core });
   const { serverUrl } = options;
   let documentText: string | undefined;
 
@@ -95,6 +110,7 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
         documentText ??= JSON.stringify(createOpenApiDocument(serverUrl ?? new URL(request.url).origin));
         return document(documentText, method);
       }
+      if (isConsoleRequest(path, request)) return Promise.resolve({ kind: "response", response: consoleHandler(request, path) });
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
         return control(request).then((response): MockOutcome => ({ kind: "response", response }));
       }
