@@ -15,7 +15,7 @@ type Issue = z.core.$ZodIssue;
  * ```
  */
 export function toJsonPointer(path: readonly PropertyKey[]): string {
-  return path.map((key) => "/" + String(key).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
+  return path.map((key) => `/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
 }
 
 /**
@@ -85,7 +85,7 @@ const PATTERN_DETAILS: Record<string, string> = {
 /** Type names as a person says them. */
 const TYPE_NAMES: Record<string, string> = { int: "whole number" };
 
-function describe(issue: Issue, missing: boolean): Pick<FieldError, "code" | "detail"> {
+function codeAndDetail(issue: Issue, missing: boolean): Pick<FieldError, "code" | "detail"> {
   if (missing) return { code: "required", detail: "is required" };
   switch (issue.code) {
     case "invalid_type": {
@@ -149,7 +149,7 @@ export function toFieldErrors(issues: readonly Issue[], input: unknown): FieldEr
       continue;
     }
     const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-    const { code, detail } = describe(issue, missing);
+    const { code, detail } = codeAndDetail(issue, missing);
     errors.push(fieldError(issue.path, code, detail));
   }
   return errors;

@@ -11,7 +11,7 @@ import { createMockApi, OPERATIONS as MOCK_OPERATIONS } from "../../mock/index.j
 import { FaultOperation } from "../../mock/control/schemas.js";
 import { matchRoute } from "../../mock/http/router.js";
 import { allowList } from "../../mock/http/method.js";
-import { createOpenApiDocument } from "../../mock/server/index.js";
+import { createOpenApiDocument } from "../../mock/openapi/document.js";
 import { banner } from "../../mock/server/cli/output.js";
 import * as sdk from "../../src/index.js";
 import { API_PREFIX, fillPath, OPERATION_TABLE, OPERATIONS } from "../../src/operations.js";

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import * as control from "../../mock/control/schemas.js";
 import * as inputs from "../../mock/state/inputs.js";
 import * as api from "../../src/schemas/index.js";
-import { fieldErrors } from "./helpers.js";
+import { fieldErrors } from "./support/field-errors.js";
 
 type Def = { type: string; [key: string]: unknown };
 type Node = { _zod: { def: Def } };
@@ -60,7 +60,7 @@ function walk(name: string, node: Node, seen: Set<Node>): void {
   }
   if (def.type === "object") for (const [key, child] of Object.entries(def["shape"] as Record<string, Node>)) walk(`${name}/${key}`, child, seen);
   for (const inner of ["innerType", "element", "in", "out"]) if (isSchema(def[inner])) walk(name, def[inner], seen);
-  if (Array.isArray(def["options"])) (def["options"] as Node[]).forEach((option, i) => walk(`${name}|${i}`, option, seen));
+  if (Array.isArray(def["options"])) for (const [i, option] of (def["options"] as Node[]).entries()) walk(`${name}|${i}`, option, seen);
 }
 
 for (const [module, exports] of [["api", api], ["control", control], ["inputs", inputs]] as const) {

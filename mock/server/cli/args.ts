@@ -30,6 +30,10 @@ export interface CliOptions {
   readonly dataFile: string | undefined;
   readonly demo: boolean;
   readonly latencyMs: number;
+  /** Whether the server sends due webhook deliveries (`--no-webhooks`: record only). */
+  readonly webhooks: boolean;
+  /** How many times faster than real time the retry schedule runs (`--webhook-time-scale`, default 1). */
+  readonly webhookTimeScale: number;
   readonly quiet: boolean;
   readonly help: boolean;
   readonly version: boolean;
@@ -44,6 +48,8 @@ const OPTIONS = {
   // Declared on its own: parseArgs' allowNegative needs Node 22.4, and the CLI runs on Node 20.
   "no-demo": { type: "boolean" },
   latency: { type: "string" },
+  "no-webhooks": { type: "boolean" },
+  "webhook-time-scale": { type: "string" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -63,7 +69,10 @@ Options:
       --data FILE      load fixtures from a JSON file (validated at start)
       --no-demo        start without the demo page and subscription
       --latency MS     answer every API request MS milliseconds late
-  -q, --quiet          do not print a line per request
+      --no-webhooks    record webhook events without sending them
+      --webhook-time-scale N
+                       run the webhook retry schedule N times faster (3600: an hour per second)
+  -q, --quiet          do not print a line per request or webhook attempt
   -h, --help           show this help
   -v, --version        show the version`;
 
@@ -109,6 +118,17 @@ function latency(text: string | undefined): number {
   return Number(text);
 }
 
+/** The largest time scale: 5 days of schedule in under a millisecond is already instant. */
+const MAX_TIME_SCALE = 1e9;
+
+function timeScale(text: string | undefined): number {
+  if (text === undefined) return 1;
+  if (!/^\d+(\.\d+)?$/.test(text) || !(Number(text) > 0) || Number(text) > MAX_TIME_SCALE) {
+    throw new UsageError(`--webhook-time-scale must be a number above 0, up to 1000000000, not ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
 function seed(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined;
   if (text === "") throw new UsageError("--seed must not be empty");
@@ -140,6 +160,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     dataFile: values.data,
     demo: values["no-demo"] !== true,
     latencyMs: latency(values.latency),
+    webhooks: values["no-webhooks"] !== true,
+    webhookTimeScale: timeScale(values["webhook-time-scale"]),
     quiet: values.quiet === true,
     help: values.help === true,
     version: values.version === true,
