@@ -3,10 +3,12 @@
  * request handlers (`api.handlers`) and as a standard fetch function (`api.fetch`). The handlers
  * are thin adapters over the same framework-free core (`api.handle`); they import only `http`,
  * `HttpResponse` and types from msw, so they work with msw 2 and msw 3. msw is an optional peer
- * dependency that this entry needs; `prospectkit/mock/core` is the same mock without it.
+ * dependency that this entry needs (without it, importing this entry throws one error naming
+ * `npm install --save-dev msw` and `prospectkit/mock/core`, the same mock without it).
  * @module prospectkit/mock
  */
-import { type HttpHandler, HttpResponse, http } from "msw";
+import type { HttpHandler } from "msw";
+import { HttpResponse, http } from "./msw/load.js";
 import { API_PREFIX, OPERATION_TABLE } from "../src/operations.js";
 import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from "./core.js";
 
@@ -28,7 +30,7 @@ function literal(text: string): string {
 }
 
 /** The msw helper of an HTTP method (`http.post` for `POST`). */
-function methodOf(method: "GET" | "POST" | "PATCH"): "get" | "post" | "patch" {
+function mswMethod(method: "GET" | "POST" | "PATCH"): "get" | "post" | "patch" {
   return method.toLowerCase() as "get" | "post" | "patch";
 }
 
@@ -56,7 +58,7 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
     // One handler per operation of the table; a `{param}` matches one non-empty segment.
     ...OPERATION_TABLE.map((route) => {
       const path = route.params.length === 0 ? api.baseUrl + route.path : under(literal(route.path).replace(/\\\{\w+\\\}/g, "[^/]+"));
-      return http[methodOf(route.method)](path, resolver);
+      return http[mswMethod(route.method)](path, resolver);
     }),
     http.all(`${api.baseUrl}${API_PREFIX}`, resolver),
     http.all(under(`${literal(API_PREFIX)}/.*`), resolver),

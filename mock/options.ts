@@ -10,6 +10,7 @@ import type { Seed } from "./random.js";
 import type { MockState } from "./state/index.js";
 import type { Delivery, DeliveryAttempt, WebhookFetch } from "./webhooks/index.js";
 
+import { checkRetainedRequests, DEFAULT_RETAINED_REQUESTS } from "./request-log.js";
 /** The API key a mock accepts when `apiKeys` is not given. */
 export const DEFAULT_API_KEY = "mock_api_key";
 
@@ -55,11 +56,13 @@ export interface MockApiOptions {
     readonly timeScale?: number;
     /** How many deliveries and events are kept (default 10,000). */
     readonly maxRecords?: number;
-    /** A monotonic clock in milliseconds that times attempts (default: the `now` clock). */
+    /** The monotonic clock (milliseconds) that times attempts; default: the mock's own clock. */
     readonly elapsedMs?: () => number;
     /** Called once per delivery attempt as soon as its outcome is known. */
     readonly onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
   };
+  /** How many answered requests `api.requests` keeps, the latest (default 10,000). */
+  readonly retainedRequests?: number;
 }
 
 /** Options after defaults and checks. */
@@ -73,6 +76,7 @@ export interface ResolvedOptions {
   readonly basePath: string;
   readonly fixtures: ((state: MockState) => void) | undefined;
   readonly webhooks: NonNullable<MockApiOptions["webhooks"]>;
+  readonly retainedRequests: number;
 }
 
 function resolveBaseUrl(baseUrl: string): { baseUrl: string; basePath: string } {
@@ -89,6 +93,7 @@ function resolveBaseUrl(baseUrl: string): { baseUrl: string; basePath: string } 
  */
 export function resolveOptions(options: MockApiOptions): ResolvedOptions {
   const { apiKeys = [DEFAULT_API_KEY], seed = DEFAULT_SEED, now = () => Date.now(), fixtures, webhooks = {} } = options;
+  const { retainedRequests = DEFAULT_RETAINED_REQUESTS } = options;
   if (typeof seed !== "number" && typeof seed !== "string") throw new TypeError("createMockApi: seed must be a number or a string");
   if (typeof now !== "function") throw new TypeError("createMockApi: now must be a function returning a Date or epoch milliseconds");
   readClock(now);
@@ -97,5 +102,6 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
   const keys = Array.isArray(apiKeys)
     ? apiKeys.map((key: string) => ({ key, tenantId: undefined }))
     : Object.entries(apiKeys as Record<string, string>).map(([key, tenantId]) => ({ key, tenantId }));
-  return { keys, seed, clock: now, fixtures, webhooks, ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL) };
+  checkRetainedRequests(retainedRequests);
+  return { keys, seed, clock: now, fixtures, webhooks, retainedRequests, ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL) };
 }

@@ -109,7 +109,7 @@ type NamesOf<T extends readonly { name: string }[]> = { readonly [K in keyof T]:
 export const OPERATIONS = /* @__PURE__ */ OPERATION_TABLE.map((route) => route.name) as unknown as NamesOf<typeof OPERATION_TABLE>;
 
 /** One of the API's operations. */
-export type OperationId = (typeof OPERATION_TABLE)[number]["name"];
+export type OperationId = (typeof OPERATIONS)[number];
 
 /**
  * A route's path with every parameter filled in.
@@ -175,42 +175,48 @@ function uuid(): string {
 }
 
 /**
+ * The SDK's operation of a table row: its name, method and result schema, and how its input
+ * becomes a request. A call (marked pure), not an object spread, so that a bundle drops the
+ * operations (and their schemas) it does not use.
+ */
+function forSdk<Input>(route: OperationRoute, rest: Pick<Operation<Input>, "prepare"> & ThisType<Operation<Input>>): Operation<Input> {
+  return { name: route.name, method: route.method, result: route.result, prepare: rest.prepare };
+}
+
+/**
  * {@link createProspectLogRoute} for the SDK. Always sends an `idempotencyKey` (the caller's, or a
  * generated UUID) in the body, the same on every attempt, so a retry can never create a
  * second log.
  * @internal
  */
-export const createProspectLogOperation: Operation<ProspectLogCreate> = {
-  ...createProspectLogRoute,
+export const createProspectLogOperation: Operation<ProspectLogCreate> = /* @__PURE__ */ forSdk<ProspectLogCreate>(createProspectLogRoute, {
   prepare(input, validate) {
     if (validate) rejectInvalid(this.name, problems(ProspectLogCreate, input));
     const body = input?.idempotencyKey ? input : { ...input, idempotencyKey: uuid() };
     return { path: encodedPath(createProspectLogRoute, body), body };
   },
-};
+});
 
 /**
  * {@link getPageRoute} for the SDK.
  * @internal
  */
-export const getPageOperation: Operation<GetPageParams> = {
-  ...getPageRoute,
+export const getPageOperation: Operation<GetPageParams> = /* @__PURE__ */ forSdk<GetPageParams>(getPageRoute, {
   prepare(input) {
     rejectInvalid(this.name, problems(PageRef, input));
     return { path: encodedPath(getPageRoute, input) };
   },
-};
+});
 
 /**
  * {@link updateWebhookSubscriptionRoute} for the SDK.
  * @internal
  */
-export const updateWebhookSubscriptionOperation: Operation<UpdateWebhookSubscriptionParams> = {
-  ...updateWebhookSubscriptionRoute,
+export const updateWebhookSubscriptionOperation: Operation<UpdateWebhookSubscriptionParams> = /* @__PURE__ */ forSdk<UpdateWebhookSubscriptionParams>(updateWebhookSubscriptionRoute, {
   prepare(input, validate) {
     const { subscriptionId, ...changes } = input ?? {};
     const errors = problems(SubscriptionRef, input);
     rejectInvalid(this.name, validate ? [...errors, ...problems(WebhookSubscriptionUpdate, changes)] : errors);
     return { path: encodedPath(updateWebhookSubscriptionRoute, input), body: changes };
   },
-};
+});

@@ -39,8 +39,10 @@ export interface ControlContext {
   /** Decoded path parameters. */
   readonly params: Readonly<Record<string, string>>;
   /** The body, parsed with the route's `body` schema (undefined without one). */
+  // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own schema; each route reads the shape it declared
   readonly body: any;
   /** The query, parsed with the route's `query` schema (undefined without one). */
+  // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own schema; each route reads the shape it declared
   readonly query: any;
   /** The requests of the caller's tenant in the mock's request log. */
   requestsOfTenant(): LoggedRequest[];
@@ -80,13 +82,17 @@ function armFault(api: MockApi, fault: ControlFault): void {
   const scope = { operation: fault.operation, times: fault.times === null ? Infinity : fault.times };
   switch (fault.kind) {
     case "status":
-      return api.faults.status(fault.status, { ...scope, retryAfter: fault.retryAfter });
+      api.faults.status(fault.status, { ...scope, retryAfter: fault.retryAfter });
+      return;
     case "latency":
-      return api.faults.latency(fault.ms, scope);
+      api.faults.latency(fault.ms, scope);
+      return;
     case "network-error":
-      return api.faults.networkError({ ...scope, afterProcessing: fault.afterProcessing });
+      api.faults.networkError({ ...scope, afterProcessing: fault.afterProcessing });
+      return;
     case "malformed-body":
-      return api.faults.malformedBody(scope);
+      api.faults.malformedBody(scope);
+      return;
   }
 }
 

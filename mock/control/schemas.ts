@@ -17,9 +17,25 @@ import {
   WebhookEventKind,
 } from "../../src/schemas/index.js";
 import { OPERATIONS } from "../core.js";
+import { FaultSchema } from "../faults.js";
 import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
+import {
+  PageGroupRecordSchema,
+  PageVersionRecordSchema,
+  ProspectLogRecordSchema,
+  ProspectRecordSchema,
+  SubscriptionRecordSchema,
+} from "../state/records.js";
+import { LoggedRequestSchema } from "../request-log.js";
+
+export { LoggedRequestSchema, PageGroupRecordSchema, PageVersionRecordSchema, ProspectLogRecordSchema, ProspectRecordSchema, SubscriptionRecordSchema };
 
 const withoutTenant = { tenantId: true } as const;
+
+const nullableString = z.nullable(z.string());
+
+/** A `whsec_` signing secret. */
+const WebhookSecret = z.string().check(z.regex(/^whsec_/));
 
 /** `POST /__mock/page_groups`: an optional ID. */
 export const ControlPageGroupCreate = z.omit(PageGroupInput, withoutTenant);
@@ -58,41 +74,7 @@ export type ControlFault = z.output<typeof ControlFault>;
 /** `GET /__mock/prospect_logs` query: only the logs of one prospect. */
 export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(OpaqueId) });
 
-// Responses: the records of `api.state`, as JSON.
-
-const nullableString = z.nullable(z.string());
-
-/** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
-const WebhookSecret = z.string().check(z.regex(/^whsec_/));
-
-/** A page group. */
-export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
-
-/** A page version and where it stands (created, processed, published). */
-export const PageVersionRecordSchema = z.object({
-  id: OpaqueId,
-  tenantId: OpaqueId,
-  pageId: OpaqueId,
-  versionNumber: z.int().check(z.gte(1)),
-  createdAt: DateTime,
-  status: z.enum(["created", "processed", "published"]),
-  computedName: nullableString,
-  processedAt: z.nullable(DateTime),
-  publishedAt: z.nullable(DateTime),
-});
-
-/** A webhook subscription with its tenant and the `whsec_` secret that signs its deliveries. */
-export const SubscriptionRecordSchema = z.object({
-  id: OpaqueId,
-  tenantId: OpaqueId,
-  url: HttpUrl,
-  events: z.nullable(z.array(WebhookEventKind)),
-  active: z.boolean(),
-  secret: WebhookSecret,
-  previousSecret: z.optional(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-});
+// Responses: the records of `api.state` (their schemas live with them, in state/records.ts), as JSON.
 
 /** A subscription as listings show it: without its signing secret (ask for that on its own). */
 export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true });
@@ -107,42 +89,6 @@ export const SubscriptionSecretSchema = z.object({
   previousSecret: z.nullable(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
 });
 
-/** A prospect and the identifiers it holds. */
-export const ProspectRecordSchema = z.object({
-  id: ProspectId,
-  tenantId: OpaqueId,
-  createdAt: DateTime,
-  email: nullableString,
-  phoneNumber: nullableString,
-  linkedinProfileUrl: nullableString,
-  name: nullableString,
-});
-
-/** A stored prospect log entry, payload included. */
-export const ProspectLogRecordSchema = z.object({
-  id: ProspectLogId,
-  tenantId: OpaqueId,
-  prospectId: ProspectId,
-  source: z.string(),
-  type: z.string(),
-  payload: JsonObjectSchema,
-  createdAt: DateTime,
-  createdProspect: z.boolean(),
-  idempotencyKey: nullableString,
-});
-
-/** One request the API answered: never a header, so never the API key. */
-export const LoggedRequestSchema = z.object({
-  requestId: z.string(),
-  method: z.string(),
-  path: z.string(),
-  operation: z.nullable(z.enum(OPERATIONS)),
-  status: z.int(),
-  requestBody: z.optional(z.unknown()),
-  responseBody: z.optional(z.unknown()),
-  receivedAt: DateTime,
-  durationMs: z.number(),
-});
 
 /** `GET /__mock/state`: everything one tenant holds (defined below its parts). */
 export const TenantStateSchema = z.object({
@@ -155,12 +101,7 @@ export const TenantStateSchema = z.object({
 
 /** A fault still armed; `remaining: null` lasts until the faults are cleared. */
 export const PendingFaultSchema = z.object({
-  fault: z.union([
-    z.object({ kind: z.literal("status"), status: z.int(), retryAfterSeconds: z.nullable(z.int()) }),
-    z.object({ kind: z.literal("latency"), ms: z.number() }),
-    z.object({ kind: z.literal("network-error"), afterProcessing: z.boolean() }),
-    z.object({ kind: z.literal("malformed-body") }),
-  ]),
+  fault: FaultSchema,
   operation: FaultOperation,
   remaining: z.nullable(z.int()),
 });

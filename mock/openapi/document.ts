@@ -13,6 +13,7 @@ import {
   WebhookSubscription,
   WebhookSubscriptionUpdate,
 } from "../../src/schemas/index.js";
+import { API_KEY_HEADER, REPLAYED_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId, type PathParam } from "../../src/operations.js";
 import { VERSION } from "../../src/version.js";
 import { CONTROL_ROUTES, type ControlRoute } from "../control/routes.js";
@@ -95,7 +96,7 @@ function schemaRef(schema: z.ZodMiniType) {
 }
 
 const REPLAYED_HEADER_DOC = {
-  "idempotent-replayed": {
+  [REPLAYED_HEADER]: {
     description: "`true` when this answer replays an earlier request with the same idempotency key.",
     schema: { type: "string", enum: ["true"] },
   },
@@ -204,7 +205,7 @@ export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVE
     paths: { ...apiPaths(), ...controlPaths() },
     components: {
       securitySchemes: {
-        ApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Your API key; never in the query string or the body." },
+        ApiKey: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "Your API key; never in the query string or the body." },
       },
       headers: {
         RequestId: { description: "The request's ID, equal to `requestId` in a problem body.", schema: { type: "string" } },

@@ -7,8 +7,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMockApi, type MockApi, type MockApiOptions, type MockState } from "../core.js";
-import { problemResponse } from "../control/request-id.js";
-import { problem } from "../http/reply.js";
+import { coreOf } from "../create-mock-api.js";
+import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
 import { createDeliveryLoop, DEFAULT_WEBHOOK_CONCURRENCY, type ServerWebhookOptions } from "./delivery.js";
 import { createRawAnswerer } from "./raw-requests.js";
@@ -40,7 +40,7 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly webhooks?: ServerWebhookOptions;
   /** Default {@link DEFAULT_PORT}; `0` picks a free port. */
   readonly port?: number;
-  /** Default {@link DEFAULT_HOST} (loopback); `0.0.0.0` exposes the server to the network. */
+  /** Default `127.0.0.1` (loopback); `0.0.0.0` exposes the server to the network. */
   readonly host?: string;
   /** Every API request is answered this many milliseconds late (default 0). */
   readonly latencyMs?: number;
@@ -79,8 +79,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 /** The answer to a request fetch cannot represent (e.g. method TRACE): a 400 problem. */
-function unreadable(): Response {
-  return problemResponse((id) => problem(id, "invalid_request", "The request could not be read (unsupported method or malformed target)."));
+function unreadable(requestId: string): Response {
+  return toResponse(problem(requestId, "invalid_request", "The request could not be read (unsupported method or malformed target)."), requestId);
 }
 
 /**
@@ -117,13 +117,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       ...mockOptions,
       baseUrl: url,
       webhooks: delivery.mockOptions,
+      ...(retainedRequests !== undefined && { retainedRequests }),
       ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url }) }),
     });
     app = createServerApp(core, {
-      apiKeys: mockOptions.apiKeys,
       latencyMs,
       serverUrl: url,
-      ...(retainedRequests !== undefined && { retainedRequests }),
       ...(mockOptions.now !== undefined && { now: mockOptions.now }),
     });
   } catch (error) {
@@ -131,9 +130,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     throw error;
   }
   delivery.start(() => app.api.webhooks.runDue(), () => app.api.webhooks.inFlight());
-  const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable, onAnswered: onRequest });
+  const { newRequestId } = coreOf(app.api);
+  const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable: () => unreadable(newRequestId()), newRequestId, onAnswered: onRequest });
   server.on("request", listener);
-  const raw = createRawAnswerer({ origin: url, handle: app.handle });
+  const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId });
   server.on("clientError", raw.clientError);
   server.on("connect", raw.connect);
   // A body declared over the cap is refused before `100 Continue`: the client never sends it.

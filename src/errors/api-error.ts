@@ -2,8 +2,9 @@ import type { Redactor } from "../redact.js";
 import { ProblemDetails } from "../schemas/index.js";
 import { brand, ProspectKitError } from "./prospectkit-error.js";
 
-/** The response header that carries the request ID (BEHAVIOUR: on every response). */
-export const REQUEST_ID_HEADER = "x-request-id";
+import { REQUEST_ID_HEADER } from "../headers.js";
+
+export { REQUEST_ID_HEADER };
 
 /**
  * What an {@link APIError} is made of.

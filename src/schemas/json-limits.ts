@@ -17,7 +17,7 @@ export const MAX_JSON_LIMIT_ISSUES = 100;
 export interface JsonLimitIssue {
   /** Keys and indexes from the checked value to the offending one. */
   readonly path: readonly (string | number)[];
-  readonly code: "too_deep" | "not_finite";
+  readonly code: "too_deep" | "not_finite" | "cycle";
   readonly message: string;
 }
 
@@ -32,10 +32,16 @@ interface Frame {
   readonly level: number;
 }
 
+/** Marks the end of a container's members: it is no longer an ancestor of what follows. */
+class Leave {
+  constructor(readonly container: object) {}
+}
+
 /**
  * Checks a JSON value (as `JSON.parse` returns it, or a plain object a caller built) against the
  * limits, in document order: every number that is not finite, and the first object or array
- * nested deeper than {@link MAX_JSON_DEPTH} (nothing below it is looked at).
+ * nested deeper than {@link MAX_JSON_DEPTH} (nothing below it is looked at); a value built in
+ * JavaScript that contains itself is reported where the cycle closes.
  * @param value - the value
  * @param options - the level of `value` itself (default 1: a body's root)
  * @returns the issues, at most {@link MAX_JSON_LIMIT_ISSUES}; empty when the value keeps the limits
@@ -43,19 +49,31 @@ interface Frame {
 export function jsonLimitIssues(value: unknown, options: JsonLimitOptions = {}): JsonLimitIssue[] {
   const issues: JsonLimitIssue[] = [];
   let tooDeep = false;
-  const stack: Frame[] = [{ value, path: [], level: options.level ?? 1 }];
+  const ancestors = new Set<object>();
+  const stack: (Frame | Leave)[] = [{ value, path: [], level: options.level ?? 1 }];
   while (stack.length > 0 && issues.length < MAX_JSON_LIMIT_ISSUES) {
-    const { value: item, path, level } = stack.pop()!;
+    const frame = stack.pop()!;
+    if (frame instanceof Leave) {
+      ancestors.delete(frame.container);
+      continue;
+    }
+    const { value: item, path, level } = frame;
     if (typeof item === "number") {
       if (!Number.isFinite(item)) issues.push({ path, code: "not_finite", message: "must be a finite number (a JSON number that fits a double)" });
       continue;
     }
     if (typeof item !== "object" || item === null) continue;
+    if (ancestors.has(item)) {
+      issues.push({ path, code: "cycle", message: "must not contain itself (a cycle JSON cannot represent)" });
+      continue;
+    }
     if (level > MAX_JSON_DEPTH) {
       if (!tooDeep) issues.push({ path, code: "too_deep", message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep` });
       tooDeep = true;
       continue;
     }
+    ancestors.add(item);
+    stack.push(new Leave(item));
     // Pushed in reverse so that they come off the stack in document order.
     if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) stack.push({ value: item[i], path: [...path, i], level: level + 1 });

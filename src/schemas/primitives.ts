@@ -38,14 +38,48 @@ export const DateTime = z.iso.datetime();
  */
 export const OpaqueId = boundedString(1);
 
-/** Longest webhook URL accepted in a request. */
+/** Longest webhook URL accepted in a request, counted as sent. */
 export const MAX_URL_LENGTH = 2048;
 
 /**
- * An absolute `http` or `https` URL of at most {@link MAX_URL_LENGTH} characters, as accepted
- * in a webhook subscription update (spec 4.3). `javascript:`, `ftp:` and relative URLs are rejected.
+ * The character-level rule of a webhook URL (docs/behaviour.md, "url"): `http` or `https` in any
+ * case, `://`, a host that does not start with `/`, `?` or `#`, and no whitespace, control
+ * character or backslash anywhere; every `%` starts a two-hex-digit escape. The OpenAPI document
+ * publishes this pattern, so a client generated from it agrees with the server.
  */
-export const HttpUrl = /* @__PURE__ */ z.url({ protocol: /^https?$/ }).check(z.maxLength(MAX_URL_LENGTH));
+export const HTTP_URL_PATTERN: RegExp =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is to reject control characters, so the class names them
+  /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:[^\s\\%/?#\x00-\x1F\x7F-\x9F]|%[0-9A-Fa-f]{2})(?:[^\s\\%\x00-\x1F\x7F-\x9F]|%[0-9A-Fa-f]{2})*$/;
+
+function isHttpUrl(value: string): boolean {
+  if (!HTTP_URL_PATTERN.test(value)) return false;
+  // The pattern leaves nothing for the WHATWG parser to strip or trim: it only confirms the host.
+  try {
+    return new URL(value).hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An absolute `http` or `https` URL as accepted in a webhook subscription update (spec 4.3):
+ * at most {@link MAX_URL_LENGTH} characters as sent, matching `HTTP_URL_PATTERN`, with a
+ * host the WHATWG URL parser accepts. The value is checked on the raw string and kept exactly as
+ * sent: never trimmed, never normalized.
+ */
+export const HttpUrl = /* @__PURE__ */ z.stringFormat("url", isHttpUrl).check(z.maxLength(MAX_URL_LENGTH));
+
+/**
+ * The email grammar (docs/behaviour.md, "Create prospect log"): at most 254 characters; a local
+ * part of at most 64 RFC 5322 dot-atom characters (no quoted strings); a domain of two or more
+ * labels of letters, digits and inner hyphens (at most 63 characters each), the last one letters
+ * only or an `xn--` punycode label; no IP literals. The OpenAPI document publishes this pattern.
+ */
+export const EMAIL_PATTERN: RegExp =
+  /^(?=[\s\S]{1,254}$)(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{1,63}|[Xx][Nn]--[A-Za-z0-9-]{0,58}[A-Za-z0-9])$/;
+
+/** An email address by {@link EMAIL_PATTERN}, the one grammar of the SDK, the mock and the OpenAPI document. */
+export const Email = /* @__PURE__ */ z.email({ pattern: EMAIL_PATTERN });
 
 /**
  * A whole number (spec 2.3 `versionNumber`, "integer-like"). A refinement on `number()` rather

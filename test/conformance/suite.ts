@@ -12,6 +12,7 @@ import { getPageRules } from "./rules/get-page.js";
 import { idempotencyRules } from "./rules/idempotency.js";
 import { jsonLimitRules } from "./rules/json-limits.js";
 import { methodRules } from "./rules/methods.js";
+import { urlEmailRules } from "./rules/url-email.js";
 import { prospectResolutionRules } from "./rules/prospect-resolution.js";
 import { stateRules } from "./rules/state.js";
 import { updateSubscriptionRules } from "./rules/update-subscription.js";
@@ -46,5 +47,6 @@ export function defineConformanceSuite(name: string, makeTarget: MakeTarget, opt
     faultRules(h);
     jsonLimitRules(h);
     methodRules(h);
+    urlEmailRules(h);
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { Page } from "../../src/schemas/index.js";
-import { fieldErrors } from "./helpers.js";
+import { fieldErrors } from "./support/field-errors.js";
 
 const page = {
   pageId: "page_01",

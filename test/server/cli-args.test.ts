@@ -2,7 +2,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { DEFAULT_API_KEY } from "../../mock/core.js";
 import { type CliOptions, parseCli, UsageError } from "../../mock/server/cli/args.js";
-import { DEFAULT_HOST, DEFAULT_PORT } from "../../mock/server/index.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "../../mock/server/start.js";
 
 describe("parseCli", () => {
   it("defaults: port 4010, loopback, the development key, the demo data, every request printed", () => {

@@ -10,7 +10,7 @@ import { DEFAULT_API_KEY, MAX_BODY_BYTES } from "../../mock/index.js";
 import { demoFixtures } from "../../mock/server/demo.js";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
-import { bannerCurls, type CliProcess, startCli } from "./support.js";
+import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
 
 const run = promisify(execFile);
 const KEY = "key_curl";

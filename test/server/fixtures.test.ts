@@ -1,6 +1,6 @@
 /** Fixture documents: validated like the control API's bodies, loaded in order, refusals named by pointer. */
 import { describe, expect, it } from "vitest";
-import { FixtureDocument, loadFixtures } from "../../mock/control/fixtures.js";
+import { type FixtureDocument, loadFixtures } from "../../mock/control/fixtures.js";
 import { createMockApi, MockStateError } from "../../mock/core.js";
 import { DEMO_IDS, demoFixtures } from "../../mock/server/demo.js";
 

@@ -13,7 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
-import { ROOT } from "./support.js";
+import { ROOT } from "./support/cli-process.js";
 
 const KEY = "key_openapi";
 let server: MockServer;

@@ -9,7 +9,7 @@ import { delimiter } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { installIntoEmptyProject, packTarball } from "../package/pack.js";
-import { bannerCurls, type CliProcess, startCli } from "./support.js";
+import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
 
 const run = promisify(execFile);
 

@@ -39,6 +39,6 @@ describe("the server's public API", () => {
     expectTypeOf(startMockServer).returns.resolves.toEqualTypeOf<MockServer>();
     expectTypeOf<MockServer["api"]>().toEqualTypeOf<MockApi>();
     expectTypeOf<MockServer["close"]>().returns.toEqualTypeOf<Promise<void>>();
-    expectTypeOf<AnsweredRequest>().toEqualTypeOf<{ readonly method: string; readonly path: string; readonly status: number; readonly durationMs: number }>();
+    expectTypeOf<AnsweredRequest>().toEqualTypeOf<{ readonly method: string; readonly path: string; readonly status: number; readonly durationMs: number; readonly console?: boolean }>();
   });
 });

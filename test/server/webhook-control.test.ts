@@ -6,8 +6,8 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
-import { type CliProcess, startCli } from "./support.js";
-import { call, type Receiver, startReceiver, until } from "./webhook-support.js";
+import { type CliProcess, startCli } from "./support/cli-process.js";
+import { call, type Receiver, startReceiver, until } from "./support/webhooks.js";
 
 const A = "key_tenant_a";
 const B = "key_tenant_b";

@@ -10,7 +10,7 @@ import type { WebhookEventKind } from "../../src/index.js";
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../mock/webhooks/index.js";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
 import { DEFAULT_WEBHOOK_CONCURRENCY } from "../../mock/server/delivery.js";
-import { call, type Receiver, refusingUrl, startReceiver, until } from "./webhook-support.js";
+import { call, type Receiver, refusingUrl, startReceiver, until } from "./support/webhooks.js";
 
 const KEY = "key_hooks";
 const SUBSCRIPTION = "webhooksubscription_hooks";

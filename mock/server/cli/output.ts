@@ -4,6 +4,7 @@
  * never the API key).
  * @module
  */
+import { CONSOLE_PATH } from "../../console/handler.js";
 import { createProspectLogRoute, fillPath, getPageRoute, updateWebhookSubscriptionRoute } from "../../../src/operations.js";
 import { CONTROL_PATH_PREFIX } from "../../control/handler.js";
 import { OPENAPI_PATH } from "../app.js";
@@ -77,6 +78,7 @@ export function banner(input: BannerInput): string {
     `  Subscription  ${subscriptionId ?? "none yet (load one with --data, or POST /__mock/webhook_subscriptions)"}`,
     `  OpenAPI       ${url}${OPENAPI_PATH}`,
     `  Control API   ${url}${CONTROL_PATH_PREFIX} (same x-api-key)`,
+    `  Console       ${url}${CONSOLE_PATH} (open it in a browser)`,
     ...(input.webhooks ? [`  Webhooks      ${webhookLine(input.webhooks)}`] : []),
     "",
     "Create a prospect log entry:",
