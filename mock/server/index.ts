@@ -6,3 +6,4 @@
  */
 export type { AnsweredRequest } from "./node-handler.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./start.js";
+export type { ServerWebhookOptions } from "./delivery.js";

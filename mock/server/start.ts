@@ -33,12 +33,12 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly fixtures?: (state: MockState, server: { readonly url: string }) => void;
   /**
    * Webhook delivery. By default the server POSTs every due delivery to its subscription's URL
-   * (at most {@link DEFAULT_WEBHOOK_CONCURRENCY} at once, 15 s per attempt, the real retry
+   * (at most `DEFAULT_WEBHOOK_CONCURRENCY` at once, 15 s per attempt, the real retry
    * schedule). `deliver: false` records events without sending; `timeScale: 3600` runs an hour of
    * the retry schedule per second; `onAttempt` sees each attempt as it ends.
    */
   readonly webhooks?: ServerWebhookOptions;
-  /** Default {@link DEFAULT_PORT}; `0` picks a free port. */
+  /** Default `4010`; `0` picks a free port. */
   readonly port?: number;
   /** Default `127.0.0.1` (loopback); `0.0.0.0` exposes the server to the network. */
   readonly host?: string;
