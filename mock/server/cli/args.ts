@@ -3,6 +3,8 @@
  * Every mistake becomes a {@link UsageError}: one line, exit code 2.
  * @module
  */
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_KEY } from "../../core.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
@@ -72,9 +74,32 @@ Options:
                        run the webhook retry schedule N times faster (3600: an hour per second)
   -q, --quiet          do not print a line per request or webhook attempt
   -h, --help           show this help
-  -v, --version        show the version
+  -v, --version        show the version`;
 
-Docs: docs/server.md in the package.`;
+/**
+ * The guide to the server in the installed package (the tarball ships docs/): the `docs/server.md`
+ * beside the `package.json` nearest above the running script, so the path printed is one to open.
+ * @param script - the running script (`process.argv[1]`, a `.bin` link resolved to dist/)
+ * @returns its absolute path, or `undefined` when the script is not inside the package
+ */
+export function serverGuide(script: string | undefined = process.argv[1]): string | undefined {
+  if (script === undefined || !existsSync(script)) return undefined;
+  for (let dir = dirname(realpathSync(script)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) {
+      const guide = join(dir, "docs", "server.md");
+      return existsSync(guide) ? guide : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The `--help` text, ending with where the guide is.
+ * @param guide - the guide's path (default: found from the running script)
+ */
+export function helpText(guide: string | undefined = serverGuide()): string {
+  return `${HELP}\n\nDocs: ${guide ?? "docs/server.md in the prospectkit package"}; the API itself: GET /openapi.json on the running server.`;
+}
 
 /** The first sentence of a parseArgs message, which goes on to explain positional arguments. */
 function firstSentence(message: string): string {

@@ -12,7 +12,7 @@ import { MockStateError, type MockState } from "../../core.js";
 import { INBOX_PATH } from "../../control/inbox.js";
 import { demoFixtures } from "../demo.js";
 import { startMockServer, type MockServer } from "../start.js";
-import { type CliOptions, HELP, parseCli, UsageError } from "./args.js";
+import { type CliOptions, helpText, parseCli, UsageError } from "./args.js";
 import { describeFieldErrors, readDataFile } from "./data-file.js";
 import { banner, deliveryLine, requestLine } from "./output.js";
 import { watchParent } from "./parent.js";
@@ -108,7 +108,7 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
     const options = parseCli(argv);
-    if (options.help) return (io.stdout.write(`${HELP}\n`), 0);
+    if (options.help) return (io.stdout.write(`${helpText()}\n`), 0);
     if (options.version) return (io.stdout.write(`${VERSION}\n`), 0);
     const server = await start(options, io);
     const state = server.api.state;
