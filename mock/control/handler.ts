@@ -138,7 +138,7 @@ export function createMockControl(options: MockControlOptions): (request: Reques
     const { tenantId } = auth;
     const url = new URL(request.url);
     const match = matchRoute(methodOf(request), url.pathname);
-    if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /openapi.json).");
+    if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /__mock/openapi.json).");
     if (match.kind === "wrong-method") {
       const allow = match.allow.join(", ");
       return problem(requestId, "method_not_allowed", `This path accepts ${allow} only.`, { headers: { allow } });

@@ -11,7 +11,8 @@ import { problemResponse } from "../control/request-id.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { problem } from "../http/reply.js";
 import { createRequestOwners } from "../control/request-owners.js";
-import { createOpenApiDocument } from "../openapi/document.js";
+import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "../openapi/document.js";
+import { newRequestId } from "../control/request-id.js";
 import { createRetainedLog, DEFAULT_RETAINED_REQUESTS } from "./retained-log.js";
 
 /** The path of the OpenAPI document. */
@@ -46,7 +47,8 @@ function pathOf(url: string): string {
 }
 
 async function document(text: string, method: string): Promise<MockOutcome> {
-  return { kind: "response", response: await forMethod(method, new Response(text, { headers: { "content-type": "application/json" } })) };
+  const headers = { "content-type": "application/json", "x-request-id": newRequestId() };
+  return { kind: "response", response: await forMethod(method, new Response(text, { headers })) };
 }
 
 /** The 405 of a method other than GET or HEAD on the document. */
@@ -91,7 +93,16 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
   const owners = createRequestOwners(api, tenantOf);
   const control = createMockControl({ api, tenantOf, owners, reset: api.reset });
   const { serverUrl } = options;
-  let documentText: string | undefined;
+  const documents = new Map<string, string>();
+  const documentText = (path: string, origin: string) => {
+    let text = documents.get(path);
+    if (text === undefined) {
+      const build = path === OPENAPI_PATH ? createOpenApiDocument : createControlOpenApiDocument;
+      text = JSON.stringify(build(serverUrl ?? origin));
+      documents.set(path, text);
+    }
+    return text;
+  };
 
   // The hot path: straight to the mock unless there is a latency to add or an owner to note.
   const handleApi =
@@ -109,11 +120,10 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
     api,
     handle(request) {
       const path = pathOf(request.url);
-      if (path === OPENAPI_PATH) {
+      if (path === OPENAPI_PATH || path === CONTROL_DOCUMENT_PATH) {
         const method = methodOf(request);
         if (method !== "GET" && method !== "HEAD") return Promise.resolve(documentMethodNotAllowed());
-        documentText ??= JSON.stringify(createOpenApiDocument(serverUrl ?? new URL(request.url).origin));
-        return document(documentText, method);
+        return document(documentText(path, new URL(request.url).origin), method);
       }
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
         return control(request).then((response): MockOutcome => ({ kind: "response", response }));
