@@ -6,14 +6,14 @@
  * @module prospectkit/mock/core
  */
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
-export { type Clock } from "./clock.js";
+export type { Clock } from "./clock.js";
 export type { MockChange, MockChangeListener, MockChanges } from "./changes.js";
 export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
 export { MockStateError } from "./errors.js";
 export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";
 export { MAX_BODY_BYTES } from "./http/body.js";
-export type { Outcome as MockOutcome } from "./http/pipeline.js";
-export { OPERATIONS, type OperationId } from "./http/router.js";
+export type { Outcome as MockOutcome } from "./pipeline.js";
+export { OPERATIONS, type OperationId } from "../src/operations.js";
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_SEED, type MockApiOptions } from "./options.js";
 export type { Seed } from "./random.js";
 export type { LoggedRequest, RequestLog } from "./request-log.js";
@@ -36,9 +36,19 @@ export type {
 export { FORM_EVENT_KINDS } from "./state/inputs.js";
 export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
 export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
-export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/subscriptions-api.js";
-export type { ApiKeysApi, TenantsApi } from "./state/tenants.js";
+export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/webhook-subscriptions-api.js";
+export type { ApiKeysApi, TenantsApi } from "./state/tenants-api.js";
 export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
+export type { AttemptFailureReason } from "./webhooks/types.js";
 export { normaliseLinkedinUrl } from "./state/linkedin.js";
 export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
-export type * from "./state/records.js";
+export type {
+  PageGroupRecord,
+  PageRecord,
+  PageVersionRecord,
+  PageVersionStatus,
+  ProspectLogRecord,
+  ProspectRecord,
+  TenantRecord,
+  WebhookSubscriptionRecord,
+} from "./state/records.js";

@@ -7,10 +7,11 @@
 import { createChangeFeed, type MockChanges } from "./changes.js";
 import { createFaults, type MockFaults } from "./faults.js";
 import { createIdFactory, type IdFactory } from "./ids.js";
-import { createPipeline, type Outcome } from "./http/pipeline.js";
+import { createPipeline, type Outcome } from "./pipeline.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
 import { createRandom } from "./random.js";
-import { createRequestLog, type RequestLog } from "./request-log.js";
+import { type AuthResult, authenticate } from "./http/auth.js";
+import { createRequestLog, type LoggedRequest, type RequestLog } from "./request-log.js";
 import { createMockState, type MockState } from "./state/index.js";
 import { createStore, type Store, STREAMS, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
@@ -25,9 +26,9 @@ export interface MockWebhooks {
   events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
   /**
    * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule),
-   * within the concurrency limit; `{ all: true }` makes every pending retry now.
+   * within the concurrency limit; `{ all: true }` makes every pending retry now; `tenantId` keeps to one tenant.
    */
-  runDue(options?: { readonly all?: boolean }): Promise<DeliveryAttempt[]>;
+  runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
   /** Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new timestamp and signature. */
   redeliver(eventId: string): Promise<DeliveryAttempt[]>;
   /** How many attempts are in flight now. */
@@ -64,6 +65,35 @@ export interface MockApi {
   reset(): void;
 }
 
+/**
+ * What the adapters built on the core (the control API, the server) reuse from it instead of
+ * keeping their own copy: the one authentication check, the seeded request IDs and the request
+ * log. Not public: reached through {@link coreOf}.
+ */
+export interface MockCore {
+  /** The tenant of a request's `x-api-key`, or the 401 problem to answer. */
+  authenticate(headers: Headers): AuthResult;
+  /** A new `req_` ID from the mock's seeded source. */
+  newRequestId(): string;
+  /** The logged requests of one tenant, oldest first (with a single tenant, also those no known key made). */
+  requestsOf(tenantId: string): LoggedRequest[];
+  /** Changes how many answered requests the log keeps. */
+  retainRequests(limit: number): void;
+}
+
+const cores = new WeakMap<MockApi, MockCore>();
+
+/**
+ * The core of a mock made by {@link createMockApi}.
+ * @param api - the mock
+ * @throws {TypeError} for an object that no `createMockApi` made
+ */
+export function coreOf(api: MockApi): MockCore {
+  const core = cores.get(api);
+  if (core === undefined) throw new TypeError("not a mock: create one with createMockApi()");
+  return core;
+}
+
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
@@ -98,7 +128,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 export function createMockApi(options: MockApiOptions = {}): MockApi {
   const resolved = resolveOptions(options);
   const faults = createFaults();
-  const requestLog = createRequestLog(() => current().apiKeys.keys());
+  const requestLog = createRequestLog(() => current().apiKeys.keys(), resolved.retainedRequests);
   const changes = createChangeFeed();
   const current = () => store;
   const state = createMockState(current);
@@ -141,16 +171,26 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   }
   initialise();
 
+  const newRequestId = () => requestIds.next("req", store.nowMs());
   const handle = createPipeline({
     store: current,
     basePath: resolved.basePath,
-    newRequestId: () => requestIds.next("req", store.nowMs()),
+    newRequestId,
     takeFaults: faults.take,
-    record(entry, tenantId) {
+    record(entry) {
       requestLog.record(entry);
-      if (tenantId !== null) changes.announce(tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
+      if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
     },
   });
+
+  /** Tells the tenants whose deliveries just made attempts (live views then read them again). */
+  const announceAttempts = (attempts: DeliveryAttempt[]): DeliveryAttempt[] => {
+    if (attempts.length === 0) return attempts;
+    const events = new Set(attempts.map((attempt) => attempt.eventId));
+    const tenants = new Set(dispatcher.list().flatMap((delivery) => (events.has(delivery.eventId) && delivery.tenantId !== null ? [delivery.tenantId] : [])));
+    for (const tenantId of tenants) changes.announce(tenantId, { kind: "deliveries" });
+    return attempts;
+  };
 
   const api: MockApi = {
     async fetch(input, init) {
@@ -167,8 +207,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     webhooks: {
       list: () => dispatcher.list(),
       events: () => dispatcher.events(),
-      runDue: (runOptions) => dispatcher.runDue(runOptions),
-      redeliver: (eventId) => dispatcher.redeliver(eventId),
+      runDue: (runOptions) => dispatcher.runDue(runOptions).then(announceAttempts),
+      redeliver: (eventId) => dispatcher.redeliver(eventId).then(announceAttempts),
       inFlight: () => dispatcher.inFlight(),
     },
     changes,
@@ -181,5 +221,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       changes.announce(null, { kind: "reset" });
     },
   };
+  cores.set(api, {
+    authenticate: (headers) => authenticate(store, headers),
+    newRequestId,
+    requestsOf: (tenantId) => requestLog.ofTenant(tenantId, store.tenants.size <= 1),
+    retainRequests: requestLog.retain,
+  });
   return api;
 }

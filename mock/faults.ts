@@ -3,21 +3,26 @@
  * wait, drop the connection, or send a malformed body, to test a client's error paths.
  * @module
  */
-import { OPERATIONS, type OperationId } from "./http/router.js";
+import * as z from "zod/mini";
+import { OPERATIONS, type OperationId } from "../src/operations.js";
 
 /** Which calls a fault applies to: one operation, or `"all"` (every request the mock receives). */
 export type FaultTarget = OperationId | "all";
 
-/** One injected fault. */
-export type Fault =
+/** One injected fault, as JSON (`api.faults.pending()`, `GET /__mock/faults`). */
+export const FaultSchema = z.union([
   /** Answer this status with a problem body, without processing the request. */
-  | { readonly kind: "status"; readonly status: number; readonly retryAfterSeconds: number | null }
+  z.object({ kind: z.literal("status"), status: z.int(), retryAfterSeconds: z.nullable(z.int()) }),
   /** Wait this long before answering (combines with one other fault). */
-  | { readonly kind: "latency"; readonly ms: number }
+  z.object({ kind: z.literal("latency"), ms: z.number() }),
   /** Fail like a dropped connection; with `afterProcessing` the request is processed first (its response is lost). */
-  | { readonly kind: "network-error"; readonly afterProcessing: boolean }
+  z.object({ kind: z.literal("network-error"), afterProcessing: z.boolean() }),
   /** Process the request, then send a body that is not valid JSON. */
-  | { readonly kind: "malformed-body" };
+  z.object({ kind: z.literal("malformed-body") }),
+]);
+
+/** One injected fault: a status, a latency, a dropped connection or a malformed body (its fields are documented in `FaultSchema`, mock/faults.ts). */
+export type Fault = z.output<typeof FaultSchema>;
 
 /** Which calls and how many. */
 export interface FaultOptions {

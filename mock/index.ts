@@ -3,10 +3,13 @@
  * request handlers (`api.handlers`) and as a standard fetch function (`api.fetch`). The handlers
  * are thin adapters over the same framework-free core (`api.handle`); they import only `http`,
  * `HttpResponse` and types from msw, so they work with msw 2 and msw 3. msw is an optional peer
- * dependency that this entry needs; `prospectkit/mock/core` is the same mock without it.
+ * dependency that this entry needs (without it, importing this entry throws one error naming
+ * `npm install --save-dev msw` and `prospectkit/mock/core`, the same mock without it).
  * @module prospectkit/mock
  */
-import { type HttpHandler, HttpResponse, http } from "msw";
+import type { HttpHandler } from "msw";
+import { HttpResponse, http } from "./msw/load.js";
+import { API_PREFIX, OPERATION_TABLE } from "../src/operations.js";
 import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from "./core.js";
 
 export * from "./core.js";
@@ -24,6 +27,11 @@ export interface MswMockApi extends MockApi {
 /** `text` as a regular expression that matches exactly it. */
 function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The msw helper of an HTTP method (`http.post` for `POST`). */
+function mswMethod(method: "GET" | "POST" | "PATCH"): "get" | "post" | "patch" {
+  return method.toLowerCase() as "get" | "post" | "patch";
 }
 
 /**
@@ -45,14 +53,15 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
     const outcome = await api.handle(request);
     return outcome.kind === "network-error" ? HttpResponse.error() : outcome.response;
   };
-  const v0 = `${api.baseUrl}/v0`;
-  const under = (path: string) => new RegExp(`^${literal(v0)}${path}$`);
+  const under = (pattern: string) => new RegExp(`^${literal(api.baseUrl)}${pattern}$`);
   return [
-    http.post(`${v0}/prospect_logs`, resolver),
-    http.get(under("/page_groups/[^/]+/pages/[^/]+"), resolver),
-    http.patch(under("/webhook_subscriptions/[^/]+"), resolver),
-    http.all(v0, resolver),
-    http.all(under("/.*"), resolver),
+    // One handler per operation of the table; a `{param}` matches one non-empty segment.
+    ...OPERATION_TABLE.map((route) => {
+      const path = route.params.length === 0 ? api.baseUrl + route.path : under(literal(route.path).replace(/\\\{\w+\\\}/g, "[^/]+"));
+      return http[mswMethod(route.method)](path, resolver);
+    }),
+    http.all(`${api.baseUrl}${API_PREFIX}`, resolver),
+    http.all(under(`${literal(API_PREFIX)}/.*`), resolver),
   ];
 }
 

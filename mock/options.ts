@@ -8,8 +8,9 @@ import { HttpUrl } from "../src/schemas/index.js";
 import { type Clock, readClock } from "./clock.js";
 import type { Seed } from "./random.js";
 import type { MockState } from "./state/index.js";
-import type { WebhookFetch } from "./webhooks/index.js";
+import type { Delivery, DeliveryAttempt, WebhookFetch } from "./webhooks/index.js";
 
+import { checkRetainedRequests, DEFAULT_RETAINED_REQUESTS } from "./request-log.js";
 /** The API key a mock accepts when `apiKeys` is not given. */
 export const DEFAULT_API_KEY = "mock_api_key";
 
@@ -41,7 +42,8 @@ export interface MockApiOptions {
    * Webhook delivery: how attempts are sent (default `globalThis.fetch`), their timeout (default
    * 15 s), how many may be in flight at once (default no limit), how much faster than real time
    * the retry schedule runs (`timeScale`, default 1), how many deliveries and events are kept
-   * (`maxRecords`, default 10,000) and the monotonic clock that times attempts (`elapsedMs`).
+   * (`maxRecords`, default 10,000), the monotonic clock that times attempts (`elapsedMs`) and a
+   * hook called after each attempt (`onAttempt`).
    */
   readonly webhooks?: {
     readonly fetch?: WebhookFetch;
@@ -49,8 +51,13 @@ export interface MockApiOptions {
     readonly concurrency?: number;
     readonly timeScale?: number;
     readonly maxRecords?: number;
+    /** The monotonic clock (milliseconds) that times attempts; default: the mock's own clock. */
     readonly elapsedMs?: () => number;
+    /** Called once per delivery attempt as soon as its outcome is known. */
+    readonly onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
   };
+  /** How many answered requests `api.requests` keeps, the latest (default 10,000). */
+  readonly retainedRequests?: number;
 }
 
 /** Options after defaults and checks. */
@@ -64,6 +71,7 @@ export interface ResolvedOptions {
   readonly basePath: string;
   readonly fixtures: ((state: MockState) => void) | undefined;
   readonly webhooks: NonNullable<MockApiOptions["webhooks"]>;
+  readonly retainedRequests: number;
 }
 
 function resolveBaseUrl(baseUrl: string): { baseUrl: string; basePath: string } {
@@ -80,6 +88,7 @@ function resolveBaseUrl(baseUrl: string): { baseUrl: string; basePath: string } 
  */
 export function resolveOptions(options: MockApiOptions): ResolvedOptions {
   const { apiKeys = [DEFAULT_API_KEY], seed = DEFAULT_SEED, now = () => Date.now(), fixtures, webhooks = {} } = options;
+  const { retainedRequests = DEFAULT_RETAINED_REQUESTS } = options;
   if (typeof seed !== "number" && typeof seed !== "string") throw new TypeError("createMockApi: seed must be a number or a string");
   if (typeof now !== "function") throw new TypeError("createMockApi: now must be a function returning a Date or epoch milliseconds");
   readClock(now);
@@ -88,5 +97,6 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
   const keys = Array.isArray(apiKeys)
     ? apiKeys.map((key: string) => ({ key, tenantId: undefined }))
     : Object.entries(apiKeys as Record<string, string>).map(([key, tenantId]) => ({ key, tenantId }));
-  return { keys, seed, clock: now, fixtures, webhooks, ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL) };
+  checkRetainedRequests(retainedRequests);
+  return { keys, seed, clock: now, fixtures, webhooks, retainedRequests, ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL) };
 }

@@ -1,32 +1,44 @@
 /**
- * The request log: every request the mock answered (or dropped), for assertions. The API key
- * is never recorded (no headers are), nor the query string (where a key must never be sent).
+ * The request log: the latest requests the mock answered (or dropped), for assertions, each with
+ * the tenant that made it. It keeps at most a limit (a mock that runs for days must not grow
+ * without end). The API key is never recorded (no headers are), nor the query string (where a
+ * key must never be sent).
  * @module
  */
 import { REDACTED } from "../src/redact.js";
-import type { OperationId } from "./http/router.js";
+import * as z from "zod/mini";
+import { OPERATIONS } from "../src/operations.js";
+import { DateTime, OpaqueId } from "../src/schemas/index.js";
 
-/** One answered request. */
-export interface LoggedRequest {
-  readonly requestId: string;
-  readonly method: string;
+/** One answered request, as JSON: never a header, so never the API key. */
+export const LoggedRequestSchema = z.object({
+  requestId: z.string(),
+  method: z.string(),
   /** The URL path, without the query string. */
-  readonly path: string;
+  path: z.string(),
   /** The operation the route matched, or null (404, 405, outside the API). */
-  readonly operation: OperationId | null;
+  operation: z.nullable(z.enum(OPERATIONS)),
   /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
-  readonly status: number;
+  status: z.int(),
   /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
-  readonly requestBody: unknown;
+  requestBody: z.optional(z.unknown()),
   /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
-  readonly responseBody: unknown;
+  responseBody: z.optional(z.unknown()),
   /** When the request was received (the mock's clock). */
-  readonly receivedAt: string;
+  receivedAt: DateTime,
   /** How long the mock took to answer, in milliseconds (real time, injected latency included). */
-  readonly durationMs: number;
-}
+  durationMs: z.number(),
+  /** The tenant of the request's API key; null when it had no known key. */
+  tenantId: z.nullable(OpaqueId),
+});
 
-/** `api.requests`: the requests answered since creation or the last reset, oldest first. */
+/** One answered request (its fields are documented in `LoggedRequestSchema`, mock/request-log.ts). */
+export type LoggedRequest = z.output<typeof LoggedRequestSchema>;
+
+/** How many answered requests a mock keeps by default. */
+export const DEFAULT_RETAINED_REQUESTS = 10_000;
+
+/** `api.requests`: the latest requests answered since creation or the last reset (at most the mock's `retainedRequests`), oldest first. */
 export interface RequestLog {
   /** Every logged request, oldest first. */
   list(): LoggedRequest[];
@@ -61,15 +73,34 @@ function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
   return false;
 }
 
+/** The log as the core uses it: `api` for tests, the rest for the pipeline and the adapters. */
+export interface RequestLogCore {
+  readonly api: RequestLog;
+  record(entry: LoggedRequest): void;
+  /** The entries of one tenant, oldest first; `withUnowned` adds those no known key made. */
+  ofTenant(tenantId: string, withUnowned: boolean): LoggedRequest[];
+  /** Changes how many entries are kept (the oldest beyond it are dropped at once). */
+  retain(limit: number): void;
+}
+
+/** Checks a `retainedRequests` value. */
+export function checkRetainedRequests(limit: number): number {
+  if (!(Number.isInteger(limit) && limit >= 1)) throw new TypeError("the number of retained requests must be a whole number >= 1");
+  return limit;
+}
+
 /**
- * Creates an empty request log. Entries are kept as answered; what the log hands out never
+ * Creates an empty request log. Entries are kept as answered, at most `limit` of them (older ones
+ * are dropped in batches, so recording stays constant time); what the log hands out never
  * contains an API key: a body in which a client wrongly put a key (or that echoes one) is handed
  * out as `[redacted]`. The check runs when the log is read, which keeps the per-request path free of it.
- * `api` is for tests, `record` for the pipeline.
  * @param secrets - the API keys the mock knows right now
+ * @param limit - how many entries to keep
  */
-export function createRequestLog(secrets: () => Iterable<string> = () => []): { api: RequestLog; record(entry: LoggedRequest): void } {
+export function createRequestLog(secrets: () => Iterable<string> = () => [], limit = DEFAULT_RETAINED_REQUESTS): RequestLogCore {
+  checkRetainedRequests(limit);
   let entries: LoggedRequest[] = [];
+  const kept = () => (entries.length > limit ? entries.slice(-limit) : entries);
   const clean = (entry: LoggedRequest | undefined): LoggedRequest | undefined => {
     const known = [...secrets()].filter((secret) => secret.length > 0);
     if (entry === undefined || known.length === 0) return entry;
@@ -80,10 +111,10 @@ export function createRequestLog(secrets: () => Iterable<string> = () => []): { 
   };
   return {
     api: {
-      list: () => entries.map((entry) => clean(entry)!),
+      list: () => kept().map((entry) => clean(entry)!),
       last: () => clean(entries.at(-1)),
       get size() {
-        return entries.length;
+        return Math.min(entries.length, limit);
       },
       clear() {
         entries = [];
@@ -91,6 +122,16 @@ export function createRequestLog(secrets: () => Iterable<string> = () => []): { 
     },
     record(entry) {
       entries.push(entry);
+      // Up to twice the limit before trimming: one copy per `limit` requests instead of one per request.
+      if (entries.length >= 2 * limit) entries = entries.slice(-limit);
+    },
+    ofTenant: (tenantId, withUnowned) =>
+      kept()
+        .filter((entry) => entry.tenantId === tenantId || (withUnowned && entry.tenantId === null))
+        .map((entry) => clean(entry)!),
+    retain(next) {
+      limit = checkRetainedRequests(next);
+      entries = kept();
     },
   };
 }

@@ -1,7 +1,10 @@
+import { createFetch, fetch as globalFetch } from "ofetch";
 import { unlessAborted } from "./abort.js";
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from "./errors/failures.js";
-import type { Fetch } from "./options.js";
 import type { Redactor } from "./redact.js";
+
+/** A `fetch` the SDK can call: the global one, or any with the same contract (it must honour `signal`). */
+export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** One HTTP exchange: the response and its whole body as text. */
 export interface Exchange {
@@ -9,7 +12,55 @@ export interface Exchange {
   text: string;
 }
 
-function describe(cause: unknown): string {
+/** What one attempt sends: the path under the base URL, and a body ofetch serialises as JSON. */
+export interface AttemptRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: object | undefined;
+}
+
+/**
+ * The transport of one client: ofetch over the client's `fetch`, set up once with what every
+ * attempt shares. ofetch joins the base URL and the path, serialises the JSON body (and sets its
+ * `content-type`) and reads the response body as text; the SDK's policy (retries, backoff,
+ * `Retry-After`, errors, redaction, validation) stays above it, so ofetch's own retry and
+ * error-throwing are off and its JSON parser is not used: the body is parsed by the SDK.
+ * @internal
+ */
+export type Transport = (request: AttemptRequest, signal: AbortSignal) => Promise<Exchange>;
+
+/**
+ * Creates the {@link Transport} for `baseUrl` over `fetch`.
+ * @param fetch - the injected fetch; without one, ofetch's `fetch`, which looks `globalThis.fetch`
+ *   up at each call, so an interceptor (MSW, nock, Playwright) installed later still sees the request
+ * @param baseUrl - the API's host root
+ * @internal
+ */
+export function createTransport(fetch: Fetch | undefined, baseUrl: string): Transport {
+  const $fetch = createFetch({
+    fetch: (fetch as typeof globalThis.fetch | undefined) ?? globalFetch,
+    defaults: {
+      baseURL: baseUrl,
+      retry: false, // retries are the SDK's policy: only where safe, with its backoff and Retry-After
+      responseType: "text", // parsed by the SDK, so bad JSON is never quietly turned into a string
+      ignoreResponseError: true, // every status comes back as a response; the SDK picks the error class
+      redirect: "manual", // the API never redirects, and following one would hand x-api-key to another host
+    },
+  });
+  return async ({ method, path, headers, body }, signal) => {
+    const response = await $fetch.raw<string, "text">(path, { method, headers, body: body as Record<string, unknown> | undefined, signal });
+    return { response, text: response._data ?? "" };
+  };
+}
+
+/** ofetch wraps a failed fetch in a FetchError whose `cause` is the runtime's own error. */
+function unwrap(error: unknown): unknown {
+  const wrapped = error as { name?: unknown; cause?: unknown } | undefined;
+  return wrapped?.name === "FetchError" && wrapped.cause !== undefined ? wrapped.cause : error;
+}
+
+function causeMessage(cause: unknown): string {
   const error = cause as { message?: unknown; cause?: { message?: unknown } } | undefined;
   const inner = error?.cause?.message;
   return `${String(error?.message ?? cause)}${inner ? ` (${String(inner)})` : ""}`;
@@ -17,12 +68,13 @@ function describe(cause: unknown): string {
 
 /**
  * Sends one attempt and reads its body, under its own timeout and the caller's signal. The
- * timer runs until the body has been read, so a server that stalls mid-body times out too. The
- * caller's signal never switches the timer off: both are combined into one signal per attempt.
+ * timer runs until the body has been read, so a server that stalls mid-body times out too (the
+ * timeout of ofetch 1.5 ends when the headers arrive, and is skipped when a signal is given, so
+ * the SDK keeps this one). The caller's signal never switches the timer off: both abort one
+ * controller per attempt.
  *
- * @param fetch - the fetch to call
- * @param url - the full URL
- * @param init - method, headers and body (the signal is added here)
+ * @param transport - the client's transport
+ * @param request - what to send
  * @param timeoutMs - this attempt's time limit
  * @param signal - the caller's signal, if any
  * @param attempt - this attempt's number, for the error
@@ -34,9 +86,8 @@ function describe(cause: unknown): string {
  * @internal
  */
 export async function sendAttempt(
-  fetch: Fetch,
-  url: string,
-  init: RequestInit,
+  transport: Transport,
+  request: AttemptRequest,
   timeoutMs: number,
   signal: AbortSignal | undefined,
   attempt: number,
@@ -53,12 +104,13 @@ export async function sendAttempt(
   const abort = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", abort);
   try {
-    const response = await fetch(url, { ...init, signal: controller.signal });
-    return { response, text: await unlessAborted(controller.signal, () => response.text(), () => controller.signal.reason) };
-  } catch (cause) {
+    // raced with the signal: a custom fetch may not tie its body to the signal
+    return await unlessAborted(controller.signal, () => transport(request, controller.signal), () => controller.signal.reason);
+  } catch (error) {
     if (signal?.aborted) throw new APIUserAbortError(attempt, signal.reason);
+    const cause = unwrap(error);
     if (timedOut) throw new APITimeoutError(`Attempt ${attempt} timed out after ${timeoutMs} ms`, attempt, cause);
-    throw new APIConnectionError(`Connection error: ${redact.text(describe(cause))}`, attempt, cause);
+    throw new APIConnectionError(`Connection error: ${redact.text(causeMessage(cause))}`, attempt, cause);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", abort);

@@ -68,7 +68,7 @@ export function createBaseClient(options: ClientOptions = {}): BaseClient {
   return client;
 }
 
-function run<T, Input>(client: BaseClient, operation: Operation<Input>, input: Input, options?: RequestOptions): APIPromise<T> {
+function callWithClient<T, Input>(client: BaseClient, operation: Operation<Input>, input: Input, options?: RequestOptions): APIPromise<T> {
   return call<T, Input>(settingsOf.get(client), operation, input, options);
 }
 
@@ -92,7 +92,7 @@ function run<T, Input>(client: BaseClient, operation: Operation<Input>, input: I
  * ```
  */
 export function createProspectLog(client: BaseClient, body: ProspectLogCreate, options?: RequestOptions): APIPromise<ProspectLog> {
-  return run(client, createProspectLogOperation, body, options);
+  return callWithClient(client, createProspectLogOperation, body, options);
 }
 
 /**
@@ -115,7 +115,7 @@ export function createProspectLog(client: BaseClient, body: ProspectLogCreate, o
  * ```
  */
 export function getPage(client: BaseClient, params: GetPageParams, options?: RequestOptions): APIPromise<Page> {
-  return run(client, getPageOperation, params, options);
+  return callWithClient(client, getPageOperation, params, options);
 }
 
 /**
@@ -141,7 +141,7 @@ export function updateWebhookSubscription(
   params: UpdateWebhookSubscriptionParams,
   options?: RequestOptions,
 ): APIPromise<WebhookSubscription> {
-  return run(client, updateWebhookSubscriptionOperation, params, options);
+  return callWithClient(client, updateWebhookSubscriptionOperation, params, options);
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * prospectkit: the TypeScript SDK for the Prospect Activity, Page and Webhook Subscription API.
+ * Every export is listed by name: a new one is a decision (test/package/exports.test.ts pins the
+ * list of each entry point of the packed package).
  * @module prospectkit
  */
-export * from "./schemas/index.js";
-export * from "./webhooks/index.js";
 export {
   type BaseClient,
   createBaseClient,
@@ -13,7 +13,25 @@ export {
   type ProspectKitClient,
   updateWebhookSubscription,
 } from "./client.js";
-export * from "./errors/index.js";
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ConflictError,
+  type ErrorKind,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  ProspectKitError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from "./errors/index.js";
 export type {
   CallEvent,
   Hooks,
@@ -24,7 +42,49 @@ export type {
   RetryEvent,
   ValidationIssueEvent,
 } from "./hooks.js";
-export type { AcceptReadonly, GetPageParams, ReadonlyArrayOk, UpdateWebhookSubscriptionParams } from "./operations.js";
+export type { GetPageParams, UpdateWebhookSubscriptionParams } from "./operations.js";
 export type { ClientOptions, Fetch, HeaderOptions, RequestOptions, ValidationMode } from "./options.js";
-export { REDACTED } from "./redact.js";
 export type { APIPromise, WithResponse } from "./request.js";
+export {
+  DateTime,
+  DEFAULT_PROSPECT_LOG_TYPE,
+  E164_PATTERN,
+  ERROR_CODES,
+  type ErrorCode,
+  FieldError,
+  HttpUrl,
+  type JsonObject,
+  JsonObjectSchema,
+  MAX_URL_LENGTH,
+  OpaqueId,
+  Page,
+  PROBLEM_CONTENT_TYPE,
+  ProblemDetails,
+  PROSPECT_ID_PATTERN,
+  PROSPECT_LOG_ID_PATTERN,
+  ProspectId,
+  ProspectLog,
+  ProspectLogCreate,
+  type ProspectLogCreateParsed,
+  ProspectLogId,
+  PublishedVersion,
+  WEBHOOK_EVENT_KINDS,
+  WebhookEvent,
+  WebhookEventKind,
+  WebhookEventKindInResponse,
+  WebhookSubscription,
+  WebhookSubscriptionUpdate,
+} from "./schemas/index.js";
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type SignWebhookOptions,
+  signWebhook,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WEBHOOK_HEADERS,
+  WEBHOOK_SECRET_PREFIX,
+  type WebhookBody,
+  type WebhookHeaders,
+  WebhookVerificationError,
+  type WebhookVerificationErrorCode,
+} from "./webhooks/index.js";

@@ -1,17 +1,19 @@
+import { createTransport, type Fetch, type Transport } from "./attempt.js";
 import { ConfigurationError } from "./errors/prospectkit-error.js";
 import { createLog, type Hooks, type Log } from "./hooks.js";
+import { API_KEY_PATTERN } from "./headers.js";
 import { API_KEY_HEADER, createRedactor, type Redactor } from "./redact.js";
 import { VERSION } from "./version.js";
 
 /** How a successful response is checked against its schema. */
 export type ValidationMode = "strict" | "warn" | "off";
 
-/** A `fetch` the SDK can call: the global one, or any with the same contract (it must honour `signal`). */
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+export type { Fetch };
 
 /**
  * Headers to add to requests. A `null` or `undefined` value removes a default header (such as
- * `user-agent`). `x-api-key` and `content-type` are always the SDK's own.
+ * `user-agent`). `x-api-key` and `content-type` are always the SDK's own (ofetch sets
+ * `content-type: application/json` on a request with a JSON body).
  */
 export type HeaderOptions = Record<string, string | null | undefined>;
 
@@ -58,15 +60,13 @@ export interface Settings extends Hooks {
   apiKey: string;
   /** Takes the key out of everything that enters an error, a log line or a hook. */
   redact: Redactor;
-  /** The injected `fetch`, or `globalThis.fetch` as it is when called. */
-  fetch: Fetch;
+  /** ofetch over the injected `fetch`, or over `globalThis.fetch` as it is when called. */
+  transport: Transport;
   timeoutMs: number;
   totalTimeoutMs: number;
   maxRetries: number;
-  /** Headers of a request without a body. */
+  /** The request headers (ofetch adds `content-type` to a request with a JSON body). */
   headers: Record<string, string>;
-  /** Headers of a request with a JSON body. */
-  jsonHeaders: Record<string, string>;
   validateRequests: boolean;
   validateResponses: ValidationMode;
   log: Log | undefined;
@@ -102,13 +102,17 @@ function checkOptions(options: RequestOptions): void {
   if (mode !== undefined && mode !== "strict" && mode !== "warn" && mode !== "off") fail('validateResponses must be "strict", "warn" or "off"');
 }
 
-/** Lower-cases names, drops `null`/`undefined` values, and sets the key last so it always wins. */
+/**
+ * Lower-cases names, drops `null`/`undefined` values and any `content-type` (ofetch sets the
+ * JSON one), and sets the key last so it always wins.
+ */
 function mergeHeaders(base: Record<string, string>, extra: HeaderOptions | undefined, apiKey: string): Record<string, string> {
   const headers = { ...base };
   for (const name in extra) {
     const value = extra[name];
-    if (value == null) delete headers[name.toLowerCase()];
-    else headers[name.toLowerCase()] = value;
+    const key = name.toLowerCase();
+    if (value == null || key === "content-type") delete headers[key];
+    else headers[key] = value;
   }
   headers[API_KEY_HEADER] = apiKey;
   try {
@@ -117,10 +121,6 @@ function mergeHeaders(base: Record<string, string>, extra: HeaderOptions | undef
     fail(`headers must be valid HTTP header names and values`);
   }
   return headers;
-}
-
-function withJson(headers: Record<string, string>): Record<string, string> {
-  return { ...headers, "content-type": "application/json" };
 }
 
 /** `prospectkit/<version> <runtime>`, or `undefined` in a browser (which forbids setting it). */
@@ -153,13 +153,11 @@ function resolveBaseUrl(value: string | undefined): string {
 export function resolveSettings(options: ClientOptions): Settings {
   const apiKey = options.apiKey ?? env("PROSPECTKIT_API_KEY");
   if (!apiKey) fail("apiKey is missing: pass { apiKey } or set PROSPECTKIT_API_KEY");
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) fail("apiKey must consist of visible ASCII characters");
+  if (!API_KEY_PATTERN.test(apiKey)) fail("apiKey must consist of visible ASCII characters");
   const baseUrl = resolveBaseUrl(options.baseUrl ?? env("PROSPECTKIT_BASE_URL"));
   const injected = options.fetch;
   if (injected !== undefined && typeof injected !== "function") fail("fetch must be a function");
   if (!injected && typeof globalThis.fetch !== "function") fail("fetch is not available in this runtime: pass { fetch }");
-  // looked up per call: an interceptor (MSW, nock, Playwright) that replaces globalThis.fetch later still sees the request
-  const fetch: Fetch = injected ?? ((url, init) => globalThis.fetch(url, init));
   const agent = userAgent();
   const headers = mergeHeaders({ accept: "application/json", ...(agent && { "user-agent": agent }) }, undefined, apiKey);
   const defaults: Settings = {
@@ -168,9 +166,8 @@ export function resolveSettings(options: ClientOptions): Settings {
     apiKey,
     redact: createRedactor(apiKey),
     baseUrl,
-    fetch,
+    transport: createTransport(injected, baseUrl),
     headers,
-    jsonHeaders: withJson(headers),
     log: createLog(options),
   };
   return mergeOptions(defaults, options);
@@ -193,9 +190,6 @@ export function mergeOptions(settings: Settings, options: RequestOptions | undef
   for (const key of OVERRIDABLE) {
     if (options[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = options[key];
   }
-  if (options.headers) {
-    merged.headers = mergeHeaders(settings.headers, options.headers, settings.apiKey);
-    merged.jsonHeaders = withJson(merged.headers);
-  }
+  if (options.headers) merged.headers = mergeHeaders(settings.headers, options.headers, settings.apiKey);
   return merged;
 }

@@ -1,5 +1,6 @@
-/** The header that carries the API key (spec 5), in the lower case `Headers` uses. */
-export const API_KEY_HEADER = "x-api-key";
+import { API_KEY_HEADER } from "./headers.js";
+
+export { API_KEY_HEADER };
 
 /** What a secret is replaced with wherever the SDK shows headers or text. */
 export const REDACTED = "[redacted]";

@@ -1,6 +1,7 @@
 import type * as z from "zod/mini";
 import { unlessAborted } from "./abort.js";
-import { type Exchange, sendAttempt, wait } from "./attempt.js";
+import { withBase } from "ufo";
+import { type AttemptRequest, type Exchange, sendAttempt, wait } from "./attempt.js";
 import { REQUEST_ID_HEADER, toAPIError } from "./errors/api-error.js";
 import { APIConnectionError, APIUserAbortError } from "./errors/failures.js";
 import { ConfigurationError, type ProspectKitError } from "./errors/prospectkit-error.js";
@@ -63,17 +64,18 @@ async function observe<E extends CallEvent>(
   if (hook) await unlessAborted(signal, () => hook(event), () => new APIUserAbortError(attempts, signal?.reason));
 }
 
-async function attempts<T>(s: Settings, operation: Operation<never>, url: string, init: RequestInit): Promise<WithResponse<T>> {
+async function attempts<T>(s: Settings, operation: Operation<never>, request: AttemptRequest): Promise<WithResponse<T>> {
   const { method } = operation;
   const { redact, signal } = s;
   const observed = s.log || s.onRequest || s.onResponse || s.onRetry;
-  const shownUrl = observed ? redact.text(url) : url;
+  // the URL ofetch will call: its own joiner (ufo's withBase), not a second one
+  const shownUrl = observed ? redact.text(withBase(request.path, s.baseUrl)) : "";
   const deadline = Date.now() + s.totalTimeoutMs;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw new APIUserAbortError(attempt - 1, signal.reason);
     const call: CallEvent | undefined = observed ? { operation: operation.name, method, url: shownUrl, attempt } : undefined;
     if (call) {
-      const headers = redact.headers(init.headers as Record<string, string>);
+      const headers = redact.headers(request.headers);
       await observe<RequestEvent>(s, "debug", `${method} ${shownUrl}`, { ...call, headers }, s.onRequest, attempt - 1);
     }
     const started = Date.now();
@@ -81,7 +83,7 @@ async function attempts<T>(s: Settings, operation: Operation<never>, url: string
     let error: ProspectKitError | undefined;
     let after: number | undefined;
     try {
-      exchange = await sendAttempt(s.fetch, url, init, Math.min(s.timeoutMs, deadline - started), signal, attempt, redact);
+      exchange = await sendAttempt(s.transport, request, Math.min(s.timeoutMs, deadline - started), signal, attempt, redact);
     } catch (cause) {
       if (!(cause instanceof APIConnectionError)) throw cause;
       error = cause;
@@ -112,7 +114,7 @@ async function attempts<T>(s: Settings, operation: Operation<never>, url: string
   }
 }
 
-async function run<T, Input>(
+async function perform<T, Input>(
   settings: Settings | undefined,
   operation: Operation<Input>,
   input: Input,
@@ -121,13 +123,11 @@ async function run<T, Input>(
   if (!settings) throw new ConfigurationError("not a prospectkit client: create one with createClient()");
   const s = mergeOptions(settings, options);
   try {
-    const { path, body } = convertInput(operation.name, s.redact, () => {
-      const prepared = operation.prepare(input, s.validateRequests);
-      return prepared.body === undefined ? prepared : { path: prepared.path, body: JSON.stringify(toJsonBody(operation.name, prepared.body)) };
+    const request = convertInput(operation.name, s.redact, (): AttemptRequest => {
+      const { path, body } = operation.prepare(input, s.validateRequests);
+      return { method: operation.method, path, headers: s.headers, body: body === undefined ? undefined : (toJsonBody(operation.name, body) as object) };
     });
-    // redirect "manual": the API never redirects, and following one would hand x-api-key to another host
-    const init: RequestInit = { method: operation.method, headers: body === undefined ? s.headers : s.jsonHeaders, body: body as string | undefined, redirect: "manual" };
-    return await attempts<T>(s, operation as Operation<never>, s.baseUrl + path, init);
+    return await attempts<T>(s, operation as Operation<never>, request);
   } catch (error) {
     s.log?.("error", `${operation.name} failed: ${(error as Error).message}`, { error });
     throw error;
@@ -148,7 +148,7 @@ const ignore = () => {};
  * @internal
  */
 export function call<T, Input>(settings: Settings | undefined, operation: Operation<Input>, input: Input, options?: RequestOptions): APIPromise<T> {
-  const full = run<T, Input>(settings, operation, input, options);
+  const full = perform<T, Input>(settings, operation, input, options);
   const promise = full.then((result) => result.data) as APIPromise<T>;
   promise.withResponse = () => {
     promise.catch(ignore); // the caller handles `full`; the data-only promise must not report it again

@@ -90,7 +90,7 @@ export function toJsonBody(operation: string, body: unknown): unknown {
   return copy;
 }
 
-function describe(error: unknown): string {
+function messageOf(error: unknown): string {
   try {
     return String((error as Error)?.message ?? error);
   } catch {
@@ -117,7 +117,7 @@ export function convertInput<T>(operation: string, redact: Redactor, convert: ()
   } catch (error) {
     const errors = RequestValidationError.is(error)
       ? error.errors
-      : [fieldError([], "unreadable", `could not be read: ${describe(error)}`)];
+      : [fieldError([], "unreadable", `could not be read: ${messageOf(error)}`)];
     const clean = redact.json(errors);
     if (clean === errors && ProspectKitError.is(error)) throw error;
     throw new RequestValidationError(operation, Array.isArray(clean) ? clean : [fieldError([], "invalid", "holds the API key")]);

@@ -88,7 +88,7 @@ export function loadFixtures(state: MockState, input: FixtureDocument, tenantId?
   if (!parsed.ok) throw new MockStateError("refused to load the fixtures", parsed.errors);
   const document = parsed.value;
   const tenant = tenantId === undefined ? {} : { tenantId };
-  document.pageGroups?.forEach((group, i) => entry(`/pageGroups/${i}`, () => state.pageGroups.create({ ...group, ...tenant })));
+  for (const [i, group] of (document.pageGroups ?? []).entries()) entry(`/pageGroups/${i}`, () => state.pageGroups.create({ ...group, ...tenant }));
   document.pages?.forEach((page, i) => {
     const pointer = `/pages/${i}`;
     if (page.pageGroupId !== undefined && state.pageGroups.get(page.pageGroupId, tenant) === undefined) missing(pointer, "pageGroupId", "page group");
@@ -103,9 +103,9 @@ export function loadFixtures(state: MockState, input: FixtureDocument, tenantId?
       if (publish === true) state.pageVersions.publish(created.id, tenant);
     });
   });
-  document.webhookSubscriptions?.forEach((subscription, i) =>
-    entry(`/webhookSubscriptions/${i}`, () => state.webhookSubscriptions.create({ ...subscription, ...tenant })),
-  );
-  document.prospects?.forEach((prospect, i) => entry(`/prospects/${i}`, () => state.prospects.create({ ...prospect, ...tenant })));
-  document.prospectLogs?.forEach((log, i) => entry(`/prospectLogs/${i}`, () => state.prospectLogs.create({ ...log, ...tenant })));
+  for (const [i, subscription] of (document.webhookSubscriptions ?? []).entries()) {
+    entry(`/webhookSubscriptions/${i}`, () => state.webhookSubscriptions.create({ ...subscription, ...tenant }));
+  }
+  for (const [i, prospect] of (document.prospects ?? []).entries()) entry(`/prospects/${i}`, () => state.prospects.create({ ...prospect, ...tenant }));
+  for (const [i, log] of (document.prospectLogs ?? []).entries()) entry(`/prospectLogs/${i}`, () => state.prospectLogs.create({ ...log, ...tenant }));
 }

@@ -6,15 +6,14 @@
  * control schemas (400 listing every failing field). Every answer is JSON with `x-request-id`.
  * @module
  */
-import { type ErrorCode, toFieldErrors } from "../../src/schemas/index.js";
+import type { ErrorCode } from "../../src/schemas/index.js";
 import { MockStateError, type MockApi } from "../core.js";
-import { API_KEY_HEADER } from "../http/auth.js";
+import { coreOf } from "../create-mock-api.js";
 import { readJsonBody } from "../http/body.js";
-import { allowList, forMethod, methodOf, routingMethod } from "../http/method.js";
-import { problem, type Reply, toResponse } from "../http/reply.js";
-import type { TenantOfKey } from "./keys.js";
-import { newRequestId } from "./request-id.js";
-import type { RequestOwners } from "./request-owners.js";
+import { forMethod, methodOf } from "../http/method.js";
+import { fieldErrorsOf, invalidFields, problem, type Reply, toResponse } from "../http/reply.js";
+import { createRouter } from "../http/router.js";
+import type { Inbox } from "./inbox.js";
 import { CONTROL_ROUTES, type ControlContext, type ControlRoute } from "./routes.js";
 
 /** Where the control API lives. */
@@ -22,58 +21,15 @@ export const CONTROL_PATH_PREFIX = "/__mock";
 
 /** What the control API needs. */
 export interface MockControlOptions {
-  /** The mock it drives. */
+  /** The mock it drives (one made by `createMockApi`: its core authenticates and numbers requests). */
   readonly api: MockApi;
-  /** The tenant of each API key. */
-  readonly tenantOf: TenantOfKey;
-  /** Who made each logged request. */
-  readonly owners: RequestOwners;
-  /** Resets the mock and everything kept about it. */
-  reset(): void;
+  /** Resets the mock (default `api.reset`). */
+  reset?(): void;
+  /** The built-in webhook inbox. */
+  readonly inbox: Inbox;
 }
 
-type RouteMatch =
-  | { readonly kind: "route"; readonly route: ControlRoute; readonly params: Record<string, string> }
-  | { readonly kind: "wrong-method"; readonly allow: string[] }
-  | { readonly kind: "not-found" };
-
-const compiled = CONTROL_ROUTES.map((route) => ({ route, segments: route.path.split("/") }));
-
-function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | null {
-  if (pattern.length !== segments.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const expected = pattern[i]!;
-    if (!expected.startsWith("{")) {
-      if (expected !== segments[i]) return null;
-      continue;
-    }
-    try {
-      params[expected.slice(1, -1)] = decodeURIComponent(segments[i]!);
-    } catch {
-      return null;
-    }
-    if (params[expected.slice(1, -1)] === "") return null;
-  }
-  return params;
-}
-
-function matchRoute(method: string, path: string): RouteMatch {
-  const segments = path.split("/");
-  const allow: string[] = [];
-  for (const { route, segments: pattern } of compiled) {
-    const params = matchSegments(pattern, segments);
-    if (params === null) continue;
-    if (route.method === routingMethod(method)) return { kind: "route", route, params };
-    allow.push(route.method);
-  }
-  return allow.length > 0 ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found" };
-}
-
-function invalid(requestId: string, errors: ReturnType<typeof toFieldErrors>, what: string): Reply {
-  const count = errors.length === 1 ? "1 field is" : `${errors.length} fields are`;
-  return problem(requestId, "invalid_request", `The ${what} is invalid: ${count} invalid (see errors).`, { errors });
-}
+const routeControl = createRouter(CONTROL_ROUTES);
 
 /** Parses the query (when the route takes one) and the body (when it takes one). */
 async function parseInput(route: ControlRoute, request: Request, url: URL, requestId: string): Promise<Reply | { body: unknown; query: unknown }> {
@@ -81,7 +37,7 @@ async function parseInput(route: ControlRoute, request: Request, url: URL, reque
   if (route.query !== undefined) {
     const raw = Object.fromEntries(url.searchParams);
     const parsed = route.query.safeParse(raw);
-    if (!parsed.success) return invalid(requestId, toFieldErrors(parsed.error.issues, raw), "query");
+    if (!parsed.success) return invalidFields(requestId, fieldErrorsOf(parsed.error, raw), "query");
     query = parsed.data;
   }
   let body: unknown;
@@ -89,16 +45,16 @@ async function parseInput(route: ControlRoute, request: Request, url: URL, reque
     const read = await readJsonBody(request);
     if (!read.ok) return problem(requestId, read.code, read.detail, read.errors ? { errors: read.errors } : {});
     const parsed = route.body.safeParse(read.value);
-    if (!parsed.success) return invalid(requestId, toFieldErrors(parsed.error.issues, read.value), "request body");
+    if (!parsed.success) return invalidFields(requestId, fieldErrorsOf(parsed.error, read.value));
     body = parsed.data;
   }
   return { body, query };
 }
 
 /** Runs a route; a refusal of the state API (a taken ID, an unprocessed version) is a 400. */
-function run(route: ControlRoute, context: ControlContext, requestId: string): Reply {
+async function runRoute(route: ControlRoute, context: ControlContext, requestId: string): Promise<Reply> {
   try {
-    const result = route.run(context);
+    const result = await route.run(context);
     if (result.ok) return { status: route.status, body: result.body };
     const code: ErrorCode = result.status === 404 ? "not_found" : "invalid_request";
     return problem(requestId, code, result.detail, result.errors ? { errors: result.errors } : {});
@@ -110,34 +66,35 @@ function run(route: ControlRoute, context: ControlContext, requestId: string): R
 }
 
 /**
- * The control API's authentication, for every route under {@link CONTROL_PATH_PREFIX} (the
- * console's event stream included): the `x-api-key` header names a known key.
+ * The control API's authentication, for every route under {@link CONTROL_PATH_PREFIX} (a live
+ * event stream included): the core's own check of the `x-api-key` header.
+ * @param api - the mock
  * @param request - the request
- * @param tenantOf - the key directory
  * @param requestId - the ID a refusal carries
  * @returns the caller's tenant, or the 401 problem to answer
  */
-export function authenticateControl(request: Request, tenantOf: TenantOfKey, requestId: string): { tenantId: string } | Reply {
-  const key = request.headers.get(API_KEY_HEADER);
-  if (key === null || key === "") return problem(requestId, "missing_api_key", "Send your API key in the x-api-key header.");
-  const tenantId = tenantOf(key);
-  if (tenantId === null) return problem(requestId, "invalid_api_key", "The API key in the x-api-key header is unknown or revoked.");
-  return { tenantId };
+export function authenticateControl(api: MockApi, request: Request, requestId: string): { tenantId: string } | Reply {
+  const auth = coreOf(api).authenticate(request.headers);
+  return auth.ok ? { tenantId: auth.tenant.record.id } : problem(requestId, auth.code, auth.detail);
 }
 
 /**
- * Creates the control API.
- * @param options - the mock, the key directory, the request owners and the reset
+ * Creates the control API on the core's router, authentication and request IDs. A route is one
+ * entry of `CONTROL_ROUTES` (control/routes.ts).
+ * @param options - the mock, and its reset
  * @returns a fetch handler for paths under {@link CONTROL_PATH_PREFIX}; it never rejects
  */
 export function createMockControl(options: MockControlOptions): (request: Request) => Promise<Response> {
-  const { api, tenantOf, owners, reset } = options;
+  const { api, reset = api.reset, inbox } = options;
+  const core = coreOf(api);
   const answer = async (request: Request, requestId: string): Promise<Reply> => {
-    const auth = authenticateControl(request, tenantOf, requestId);
+    const url = new URL(request.url);
+    const match = routeControl(methodOf(request), url.pathname);
+    // A public route (the inbox) takes no key; everywhere else the key is checked first (401 wins over 404).
+    const isPublic = match.kind === "route" && match.route.public === true;
+    const auth = isPublic ? { tenantId: "" } : authenticateControl(api, request, requestId);
     if ("status" in auth) return auth;
     const { tenantId } = auth;
-    const url = new URL(request.url);
-    const match = matchRoute(methodOf(request), url.pathname);
     if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /__mock/openapi.json).");
     if (match.kind === "wrong-method") {
       const allow = match.allow.join(", ");
@@ -150,19 +107,23 @@ export function createMockControl(options: MockControlOptions): (request: Reques
       tenantId,
       params: match.params,
       ...input,
-      requestsOfTenant: () => owners.list(tenantId),
+      requestsOfTenant: () => core.requestsOf(tenantId),
       reset,
+      request,
+      inbox,
     };
-    const reply = run(match.route, context, requestId);
-    // A write is announced to live views: faults act on the whole server, so every tenant hears of them.
+    const reply = await runRoute(match.route, context, requestId);
+    // A write is announced to live views: faults act on the whole server, and the inbox (a public
+    // route) may receive for any tenant, so every tenant hears of those.
     if (match.route.method !== "GET" && reply.status < 300) {
-      api.changes.announce(match.route.path.endsWith("/faults") ? null : tenantId, { kind: "state" });
+      api.changes.announce(match.route.path.endsWith("/faults") || isPublic ? null : tenantId, { kind: "state" });
     }
     return reply;
   };
   return async (request) => {
-    const requestId = newRequestId();
+    let requestId = "req_unavailable";
     try {
+      requestId = core.newRequestId();
       // Rendering is inside the try too: whatever is stored, the answer is a response, never a dropped socket.
       return await forMethod(methodOf(request), toResponse(await answer(request, requestId), requestId));
     } catch {

@@ -17,9 +17,25 @@ import {
   WebhookEventKind,
 } from "../../src/schemas/index.js";
 import { OPERATIONS } from "../core.js";
-import { PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
+import { FaultSchema } from "../faults.js";
+import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
+import {
+  PageGroupRecordSchema,
+  PageVersionRecordSchema,
+  ProspectLogRecordSchema,
+  ProspectRecordSchema,
+  SubscriptionRecordSchema,
+} from "../state/records.js";
+import { LoggedRequestSchema } from "../request-log.js";
+
+export { LoggedRequestSchema, PageGroupRecordSchema, PageVersionRecordSchema, ProspectLogRecordSchema, ProspectRecordSchema, SubscriptionRecordSchema };
 
 const withoutTenant = { tenantId: true } as const;
+
+const nullableString = z.nullable(z.string());
+
+/** A `whsec_` signing secret. */
+const WebhookSecret = z.string().check(z.regex(/^whsec_/));
 
 /** `POST /__mock/page_groups`: an optional ID. */
 export const ControlPageGroupCreate = z.omit(PageGroupInput, withoutTenant);
@@ -58,84 +74,21 @@ export type ControlFault = z.output<typeof ControlFault>;
 /** `GET /__mock/prospect_logs` query: only the logs of one prospect. */
 export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(OpaqueId) });
 
-// Responses: the records of `api.state`, as JSON.
-
-const nullableString = z.nullable(z.string());
-
-/** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
-const WebhookSecret = z.string().check(z.regex(/^whsec_/));
-
-/** A page group. */
-export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
-
-/** A page version and where it stands (created, processed, published). */
-export const PageVersionRecordSchema = z.object({
-  id: OpaqueId,
-  tenantId: OpaqueId,
-  pageId: OpaqueId,
-  versionNumber: z.int().check(z.gte(1)),
-  createdAt: DateTime,
-  status: z.enum(["created", "processed", "published"]),
-  computedName: nullableString,
-  processedAt: z.nullable(DateTime),
-  publishedAt: z.nullable(DateTime),
-});
-
-/** A webhook subscription with its tenant and the `whsec_` secret that signs its deliveries. */
-export const SubscriptionRecordSchema = z.object({
-  id: OpaqueId,
-  tenantId: OpaqueId,
-  url: HttpUrl,
-  events: z.nullable(z.array(WebhookEventKind)),
-  active: z.boolean(),
-  secret: WebhookSecret,
-  previousSecret: z.optional(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
-  createdAt: DateTime,
-  updatedAt: DateTime,
-});
+// Responses: the records of `api.state` (their schemas live with them, in state/records.ts), as JSON.
 
 /** A subscription as listings show it: without its signing secret (ask for that on its own). */
 export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true });
 
-/** A subscription's signing secret, handed out on request only. */
-export const SubscriptionSecretSchema = z.object({ id: OpaqueId, secret: z.string().check(z.regex(/^whsec_/)) });
-
-/** A prospect and the identifiers it holds. */
-export const ProspectRecordSchema = z.object({
-  id: ProspectId,
-  tenantId: OpaqueId,
-  createdAt: DateTime,
-  email: nullableString,
-  phoneNumber: nullableString,
-  linkedinProfileUrl: nullableString,
-  name: nullableString,
+/**
+ * A subscription's signing secret, handed out on request only; after a rotation also the
+ * previous one, while it still signs beside the new one.
+ */
+export const SubscriptionSecretSchema = z.object({
+  id: OpaqueId,
+  secret: WebhookSecret,
+  previousSecret: z.nullable(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
 });
 
-/** A stored prospect log entry, payload included. */
-export const ProspectLogRecordSchema = z.object({
-  id: ProspectLogId,
-  tenantId: OpaqueId,
-  prospectId: ProspectId,
-  source: z.string(),
-  type: z.string(),
-  payload: JsonObjectSchema,
-  createdAt: DateTime,
-  createdProspect: z.boolean(),
-  idempotencyKey: nullableString,
-});
-
-/** One request the API answered: never a header, so never the API key. */
-export const LoggedRequestSchema = z.object({
-  requestId: z.string(),
-  method: z.string(),
-  path: z.string(),
-  operation: z.nullable(z.enum(OPERATIONS)),
-  status: z.int(),
-  requestBody: z.optional(z.unknown()),
-  responseBody: z.optional(z.unknown()),
-  receivedAt: DateTime,
-  durationMs: z.number(),
-});
 
 /** `GET /__mock/state`: everything one tenant holds (defined below its parts). */
 export const TenantStateSchema = z.object({
@@ -148,12 +101,7 @@ export const TenantStateSchema = z.object({
 
 /** A fault still armed; `remaining: null` lasts until the faults are cleared. */
 export const PendingFaultSchema = z.object({
-  fault: z.union([
-    z.object({ kind: z.literal("status"), status: z.int(), retryAfterSeconds: z.nullable(z.int()) }),
-    z.object({ kind: z.literal("latency"), ms: z.number() }),
-    z.object({ kind: z.literal("network-error"), afterProcessing: z.boolean() }),
-    z.object({ kind: z.literal("malformed-body") }),
-  ]),
+  fault: FaultSchema,
   operation: FaultOperation,
   remaining: z.nullable(z.int()),
 });
@@ -165,3 +113,73 @@ export function listOf<Item extends z.ZodMiniType>(item: Item) {
 
 /** `POST /__mock/reset`'s answer. */
 export const ResetResult = z.object({ reset: z.literal(true) });
+
+// Webhooks: events, deliveries, secrets and the built-in inbox.
+
+/** `POST /__mock/webhook_events`: a form event (no API operation emits these) with its JSON `data` object. */
+export const ControlFormEvent = z.omit(FormEventInput, withoutTenant);
+
+/** A webhook event as its deliveries carry it: `{ id, type, createdAt, data }`. */
+export const WebhookEventRecordSchema = z.object({ id: OpaqueId, type: WebhookEventKind, createdAt: DateTime, data: JsonObjectSchema });
+
+/** Why an attempt failed, in one word. */
+export const AttemptFailureReasonSchema = z.enum(["status", "redirect", "timeout", "refused", "dns", "tls", "network", "signing"]);
+
+/** One HTTP attempt to deliver an event. */
+export const DeliveryAttemptSchema = z.object({
+  eventId: OpaqueId,
+  subscriptionId: OpaqueId,
+  attempt: z.int().check(z.gte(1)),
+  at: DateTime,
+  ok: z.boolean(),
+  status: z.nullable(z.int()),
+  reason: z.nullable(AttemptFailureReasonSchema),
+  error: nullableString,
+  response: nullableString,
+  durationMs: z.number().check(z.gte(0)),
+  redelivery: z.boolean(),
+});
+
+/** The states of a delivery. */
+export const DeliveryStatusSchema = z.enum(["pending", "succeeded", "failed", "cancelled"]);
+
+/** One event on its way to one subscription, with every attempt so far. */
+export const DeliverySchema = z.object({
+  eventId: OpaqueId,
+  type: WebhookEventKind,
+  tenantId: z.nullable(OpaqueId),
+  subscriptionId: OpaqueId,
+  url: z.string(),
+  body: z.string(),
+  status: DeliveryStatusSchema,
+  attempts: z.array(DeliveryAttemptSchema),
+  nextAttemptAt: z.nullable(DateTime),
+});
+
+/** `GET /__mock/webhook_deliveries` query: narrow the list to one event, subscription or status. */
+export const ControlDeliveryQuery = z.strictObject({
+  eventId: z.optional(OpaqueId),
+  subscriptionId: z.optional(OpaqueId),
+  status: z.optional(DeliveryStatusSchema),
+});
+
+/** What the inbox found when it verified a request. */
+export const InboxVerificationSchema = z.object({
+  verified: z.boolean(),
+  /** The subscription whose secret verified it (or, unverified, the one that points at this inbox). */
+  subscriptionId: z.nullable(OpaqueId),
+  /** Why it did not verify: a `WebhookVerificationError` code such as `invalid_signature`. */
+  code: nullableString,
+  message: nullableString,
+});
+
+/** A request the built-in inbox received. */
+export const InboxMessageSchema = z.object({
+  id: z.int().check(z.gte(1)),
+  inbox: z.string(),
+  receivedAt: DateTime,
+  headers: z.object({ "webhook-id": nullableString, "webhook-timestamp": nullableString, "webhook-signature": nullableString }),
+  body: z.string(),
+  event: z.nullable(WebhookEventRecordSchema),
+  verification: InboxVerificationSchema,
+});

@@ -3,6 +3,7 @@
  * before anything else. A key belongs to one tenant, and that tenant scopes every lookup.
  * @module
  */
+import { API_KEY_HEADER } from "../../src/headers.js";
 import type { Store } from "../state/store.js";
 import type { TenantData } from "../state/tenant-data.js";
 
@@ -11,8 +12,6 @@ export type AuthResult =
   | { readonly ok: true; readonly tenant: TenantData }
   | { readonly ok: false; readonly code: "missing_api_key" | "invalid_api_key"; readonly detail: string };
 
-/** Name of the header that carries the API key (spec 5). */
-export const API_KEY_HEADER = "x-api-key";
 
 /**
  * Finds the tenant of the request's API key. Messages never repeat the key.

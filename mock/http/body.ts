@@ -50,8 +50,11 @@ const tooLarge: BodyResult = {
   detail: `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`,
 };
 
-/** Reads at most MAX_BODY_BYTES + 1 bytes; null when the body is larger than the limit. */
-async function readCapped(request: Request): Promise<Uint8Array | null> {
+/**
+ * Reads a body of at most {@link MAX_BODY_BYTES} without buffering more than the limit.
+ * @returns the bytes, or null when the body is larger than the limit
+ */
+export async function readCapped(request: Request): Promise<Uint8Array | null> {
   const declared = request.headers.get("content-length");
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > MAX_BODY_BYTES) return null;
   if (request.body === null) return new Uint8Array(0);

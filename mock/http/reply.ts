@@ -3,7 +3,10 @@
  * carries `x-request-id`; errors are RFC 9457 problem bodies (`application/problem+json`).
  * @module
  */
-import { type ErrorCode, type FieldError, PROBLEM_CONTENT_TYPE, type ProblemDetails } from "../../src/schemas/index.js";
+import type * as z from "zod/mini";
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
+import { type ErrorCode, type FieldError, PROBLEM_CONTENT_TYPE, type ProblemDetails, toFieldErrors } from "../../src/schemas/index.js";
+import { PROBLEM_STATUSES } from "../../src/schemas/problem.js";
 
 /** An answer: status, JSON body (or already-rendered text), extra headers. */
 export interface Reply {
@@ -16,20 +19,6 @@ export interface Reply {
   readonly rawText?: string;
 }
 
-/** The status and title of each error code (docs/behaviour.md, "Errors"). */
-export const PROBLEMS: Readonly<Record<ErrorCode, { status: number; title: string }>> = {
-  invalid_request: { status: 400, title: "Invalid request" },
-  missing_api_key: { status: 401, title: "Missing API key" },
-  invalid_api_key: { status: 401, title: "Invalid API key" },
-  not_found: { status: 404, title: "Not found" },
-  method_not_allowed: { status: 405, title: "Method not allowed" },
-  idempotency_request_in_progress: { status: 409, title: "Request with this idempotency key in progress" },
-  payload_too_large: { status: 413, title: "Payload too large" },
-  unsupported_media_type: { status: 415, title: "Unsupported media type" },
-  idempotency_key_reused: { status: 422, title: "Idempotency key reused" },
-  rate_limited: { status: 429, title: "Too many requests" },
-  internal_error: { status: 500, title: "Internal error" },
-};
 
 /** The problem `type` of a code: a URN naming it (stable, never a link to follow). */
 export function problemType(code: string): string {
@@ -39,7 +28,7 @@ export function problemType(code: string): string {
 /**
  * A problem reply.
  * @param requestId - the request's ID, repeated in the body
- * @param code - the error code; its status and title come from {@link PROBLEMS}
+ * @param code - the error code; its status and title come from `PROBLEM_STATUSES` (src/schemas/problem.ts)
  * @param detail - what went wrong with this request, in a sentence
  * @param extra - field errors, extra headers, or a status overriding the code's (fault injection)
  */
@@ -49,7 +38,7 @@ export function problem(
   detail: string,
   extra: { errors?: FieldError[]; headers?: Record<string, string>; status?: number; title?: string } = {},
 ): Reply {
-  const { status, title } = PROBLEMS[code];
+  const { status, title } = PROBLEM_STATUSES[code];
   const body: ProblemDetails = {
     type: problemType(code),
     title: extra.title ?? title,
@@ -70,6 +59,26 @@ export function problem(
 export function toResponse(reply: Reply, requestId: string): Response {
   const headers = new Headers(reply.headers);
   headers.set("content-type", reply.problem ? PROBLEM_CONTENT_TYPE : "application/json");
-  headers.set("x-request-id", requestId);
+  headers.set(REQUEST_ID_HEADER, requestId);
   return new Response(reply.rawText ?? JSON.stringify(reply.body), { status: reply.status, headers });
+}
+
+/**
+ * The field errors of a failed parse, with pointers into `value`.
+ * @param error - the parse error
+ * @param value - what was parsed
+ */
+export function fieldErrorsOf(error: z.core.$ZodError, value: unknown): FieldError[] {
+  return toFieldErrors(error.issues, value);
+}
+
+/**
+ * The 400 reply listing every failing field (the API's bodies and the control API's inputs alike).
+ * @param requestId - the request's ID
+ * @param errors - every failing field
+ * @param what - what was invalid: the request body (default) or the query
+ */
+export function invalidFields(requestId: string, errors: FieldError[], what = "request body"): Reply {
+  const count = errors.length === 1 ? "1 field is" : `${errors.length} fields are`;
+  return problem(requestId, "invalid_request", `The ${what} is invalid: ${count} invalid (see errors).`, { errors });
 }

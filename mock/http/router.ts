@@ -1,46 +1,47 @@
 /**
- * The route table: the three operations of the spec under `/v0`, matched by path shape and
- * method in constant time. A known path with another method is a 405 (with `Allow`), anything
- * else a 404.
+ * The router of every HTTP surface of the mock: the API's routes come from the operation table
+ * (`src/operations.ts`), the control API's from its own route table, and both are matched here by
+ * path shape and method. A known path with another method is a 405 (with `Allow`), anything else
+ * a 404.
  * @module
  */
+import { API_PREFIX, OPERATION_TABLE, type OperationId, type PathParam } from "../../src/operations.js";
 import { allowList, routingMethod } from "./method.js";
 
-/** The API's operations, named as the SDK names its methods. */
-export const OPERATIONS = ["createProspectLog", "getPage", "updateWebhookSubscription"] as const;
-
-/** One of the API's operations. */
-export type OperationId = (typeof OPERATIONS)[number];
-
-interface Route {
-  readonly operation: OperationId;
+/** A route as the router needs it: a method and a path template with `{name}` parameters. */
+export interface RouteShape {
   readonly method: string;
-  /** Path segments after `/v0`; a `:name` segment is a parameter. */
-  readonly segments: readonly string[];
+  /** The path template, e.g. `/v0/webhook_subscriptions/{subscription_id}`. */
+  readonly path: string;
+  /** The key each template parameter is decoded under (by default its own name). */
+  readonly params?: readonly PathParam[];
 }
 
-/** Every route, as `METHOD /v0/path` (spec 4). */
-export const ROUTES: readonly Route[] = [
-  { operation: "createProspectLog", method: "POST", segments: ["prospect_logs"] },
-  { operation: "getPage", method: "GET", segments: ["page_groups", ":pageGroupId", "pages", ":pageId"] },
-  { operation: "updateWebhookSubscription", method: "PATCH", segments: ["webhook_subscriptions", ":subscriptionId"] },
-];
-
-/** The outcome of routing one request. */
-export type RouteMatch =
-  | { readonly kind: "operation"; readonly operation: OperationId; readonly params: Readonly<Record<string, string>> }
+/** The outcome of matching one request against a router. */
+export type RouteMatch<R> =
+  | { readonly kind: "route"; readonly route: R; readonly params: Readonly<Record<string, string>> }
   | { readonly kind: "wrong-method"; readonly allow: readonly string[] }
-  /** `underV0` tells whether the path is in the API at all (then authentication still comes first). */
-  | { readonly kind: "not-found"; readonly underV0: boolean };
+  | { readonly kind: "not-found" };
 
-function matchSegments(route: Route, segments: readonly string[]): Record<string, string> | null {
-  if (route.segments.length !== segments.length) return null;
+/** One template segment: a literal, or the key a parameter is decoded under. */
+type Segment = { readonly literal: string } | { readonly key: string };
+
+function compile(shape: RouteShape): readonly Segment[] {
+  return shape.path.split("/").map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (name === undefined) return { literal: part };
+    return { key: shape.params?.find((param) => param.name === name)?.key ?? name };
+  });
+}
+
+function matchSegments(pattern: readonly Segment[], segments: readonly string[]): Record<string, string> | null {
+  if (pattern.length !== segments.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
-    const expected = route.segments[i]!;
+    const expected = pattern[i]!;
     const actual = segments[i]!;
-    if (!expected.startsWith(":")) {
-      if (expected !== actual) return null;
+    if ("literal" in expected) {
+      if (expected.literal !== actual) return null;
       continue;
     }
     let value: string;
@@ -50,25 +51,48 @@ function matchSegments(route: Route, segments: readonly string[]): Record<string
       return null; // a malformed escape names no resource
     }
     if (value === "") return null;
-    params[expected.slice(1)] = value;
+    params[expected.key] = value;
   }
   return params;
 }
 
 /**
- * Routes a request (`HEAD` is served by the `GET` route; `Allow` lists `HEAD` beside `GET`).
+ * Creates a router over a route table (`HEAD` is served by the `GET` route; `Allow` lists `HEAD` beside `GET`).
+ * @param routes - the routes, each with its method and path template
+ * @returns a function routing one request by method and path (the path below the mock's base URL)
+ */
+export function createRouter<R extends RouteShape>(routes: readonly R[]): (method: string, path: string) => RouteMatch<R> {
+  const compiled = routes.map((route) => ({ route, pattern: compile(route) }));
+  return (method, path) => {
+    const segments = path.split("/");
+    const allow: string[] = [];
+    for (const { route, pattern } of compiled) {
+      const params = matchSegments(pattern, segments);
+      if (params === null) continue;
+      if (route.method === routingMethod(method)) return { kind: "route", route, params };
+      allow.push(route.method);
+    }
+    return allow.length > 0 ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found" };
+  };
+}
+
+/** The outcome of routing one API request. */
+export type ApiRouteMatch =
+  | { readonly kind: "operation"; readonly operation: OperationId; readonly params: Readonly<Record<string, string>> }
+  | { readonly kind: "wrong-method"; readonly allow: readonly string[] }
+  /** `underApi` tells whether the path is in the API at all (then authentication still comes first). */
+  | { readonly kind: "not-found"; readonly underApi: boolean };
+
+const routeApi = createRouter(OPERATION_TABLE);
+
+/**
+ * Routes an API request through the operation table.
  * @param method - the request method
  * @param path - the URL path below the mock's base URL, e.g. `/v0/prospect_logs`
  */
-export function matchRoute(method: string, path: string): RouteMatch {
-  if (path !== "/v0" && !path.startsWith("/v0/")) return { kind: "not-found", underV0: false };
-  const segments = path.slice(4).split("/");
-  const allow: string[] = [];
-  for (const route of ROUTES) {
-    const params = matchSegments(route, segments);
-    if (params === null) continue;
-    if (route.method === routingMethod(method)) return { kind: "operation", operation: route.operation, params };
-    allow.push(route.method);
-  }
-  return allow.length > 0 ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found", underV0: true };
+export function matchRoute(method: string, path: string): ApiRouteMatch {
+  if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return { kind: "not-found", underApi: false };
+  const match = routeApi(method, path);
+  if (match.kind === "route") return { kind: "operation", operation: match.route.name, params: match.params };
+  return match.kind === "wrong-method" ? match : { kind: "not-found", underApi: true };
 }

@@ -6,6 +6,7 @@
  * mock's controls; the control API has its own document at `/__mock/openapi.json`.
  * @module
  */
+import type * as z from "zod/mini";
 import {
   Page,
   ProblemDetails,
@@ -14,6 +15,8 @@ import {
   WebhookSubscription,
   WebhookSubscriptionUpdate,
 } from "../../src/schemas/index.js";
+import { API_KEY_HEADER, REPLAYED_HEADER } from "../../src/headers.js";
+import { OPERATION_TABLE, type OperationId, type PathParam } from "../../src/operations.js";
 import { VERSION } from "../../src/version.js";
 import { CONTROL_ROUTES, type ControlRoute } from "../control/routes.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
@@ -46,61 +49,90 @@ function pathParameter(name: string, description: string) {
   return { name, in: "path", required: true, description, schema: { type: "string", minLength: 1 } };
 }
 
-/** The three operations of the spec. */
+/** What the operation table leaves to the document: the prose of each operation. */
+interface OperationProse {
+  readonly summary: string;
+  readonly description?: string;
+  /** The request body's description, for an operation that takes one. */
+  readonly body?: string;
+  /** The success response's description. */
+  readonly success: string;
+  /** The description of each path parameter, by its name in the template. */
+  readonly params?: Readonly<Record<string, string>>;
+}
+
+const PROSE: Readonly<Record<OperationId, OperationProse>> = {
+  createProspectLog: {
+    summary: "Create a prospect log entry",
+    description:
+      "Records an activity against a prospect, creating the prospect first when none matches (`createdProspect`). " +
+      "A repeated `idempotencyKey` with the same body replays the first answer with `idempotent-replayed: true`.",
+    body: "The activity; `type` defaults to `webhook`.",
+    success: "The stored entry.",
+  },
+  getPage: {
+    summary: "Get a page with its published version",
+    success: "The page; an unpublished page has a `publishedVersion` of three nulls.",
+    params: { page_group_id: "The page group ID.", page_id: "The page ID." },
+  },
+  updateWebhookSubscription: {
+    summary: "Update a webhook subscription",
+    description: "A partial update: omitted fields keep their value and `{}` changes nothing.",
+    body: "The fields to change.",
+    success: "The subscription after the update.",
+    params: { subscription_id: "The webhook subscription ID." },
+  },
+};
+
+/** The API's bodies, named as `components.schemas` names them. */
+const API_SCHEMAS: readonly (readonly [string, z.ZodMiniType, "input" | "output"])[] = [
+  ["ProspectLogCreate", ProspectLogCreate, "input"],
+  ["ProspectLog", ProspectLog, "output"],
+  ["Page", Page, "output"],
+  ["WebhookSubscriptionUpdate", WebhookSubscriptionUpdate, "input"],
+  ["WebhookSubscription", WebhookSubscription, "output"],
+  ["ProblemDetails", ProblemDetails, "output"],
+];
+
+function schemaRef(schema: z.ZodMiniType) {
+  const entry = API_SCHEMAS.find(([, candidate]) => candidate === schema);
+  if (entry === undefined) throw new TypeError("an operation's schema is missing from API_SCHEMAS");
+  return ref(entry[0]);
+}
+
+const REPLAYED_HEADER_DOC = {
+  [REPLAYED_HEADER]: {
+    description: "`true` when this answer replays an earlier request with the same idempotency key.",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+/** The operations of the spec, from the operation table. */
 function apiPaths() {
-  return {
-    "/v0/prospect_logs": {
-      post: {
-        operationId: "createProspectLog",
-        tags: [TAGS.api],
-        summary: "Create a prospect log entry",
-        description:
-          "Records an activity against a prospect, creating the prospect first when none matches (`createdProspect`). " +
-          "A repeated `idempotencyKey` with the same body replays the first answer with `idempotent-replayed: true`.",
-        requestBody: jsonBody(ref("ProspectLogCreate"), "The activity; `type` defaults to `webhook`."),
-        responses: {
-          "201": success("The stored entry.", ref("ProspectLog"), {
-            "idempotent-replayed": {
-              description: "`true` when this answer replays an earlier request with the same idempotency key.",
-              schema: { type: "string", enum: ["true"] },
-            },
-          }),
-          ...errorResponses([400, 401, 409, 413, 415, 422, 429, 500]),
-        },
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of OPERATION_TABLE) {
+    const prose: OperationProse = PROSE[route.name];
+    const params: readonly PathParam[] = route.params;
+    const request: z.ZodMiniType | undefined = "request" in route ? route.request : undefined;
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      operationId: route.name,
+      tags: [TAGS.api],
+      summary: prose.summary,
+      ...(prose.description !== undefined && { description: prose.description }),
+      ...(params.length > 0 && { parameters: params.map((param) => pathParameter(param.name, prose.params?.[param.name] ?? "")) }),
+      ...(request !== undefined && { requestBody: jsonBody(schemaRef(request), prose.body ?? "") }),
+      responses: {
+        [String(route.success)]: success(prose.success, schemaRef(route.result), route.retry === "idempotency-key" ? REPLAYED_HEADER_DOC : {}),
+        ...errorResponses(route.errors),
       },
-    },
-    "/v0/page_groups/{page_group_id}/pages/{page_id}": {
-      get: {
-        operationId: "getPage",
-        tags: [TAGS.api],
-        summary: "Get a page with its published version",
-        parameters: [pathParameter("page_group_id", "The page group ID."), pathParameter("page_id", "The page ID.")],
-        responses: {
-          "200": success("The page; an unpublished page has a `publishedVersion` of three nulls.", ref("Page")),
-          ...errorResponses([401, 404, 429, 500]),
-        },
-      },
-    },
-    "/v0/webhook_subscriptions/{subscription_id}": {
-      patch: {
-        operationId: "updateWebhookSubscription",
-        tags: [TAGS.api],
-        summary: "Update a webhook subscription",
-        description: "A partial update: omitted fields keep their value and `{}` changes nothing.",
-        parameters: [pathParameter("subscription_id", "The webhook subscription ID.")],
-        requestBody: jsonBody(ref("WebhookSubscriptionUpdate"), "The fields to change."),
-        responses: {
-          "200": success("The subscription after the update.", ref("WebhookSubscription")),
-          ...errorResponses([400, 401, 404, 413, 415, 429, 500]),
-        },
-      },
-    },
-  };
+    };
+  }
+  return paths;
 }
 
 /** The error statuses a control route can answer. */
 function controlErrors(route: ControlRoute): ErrorStatus[] {
-  const statuses: ErrorStatus[] = [401];
+  const statuses: ErrorStatus[] = route.public === true ? [] : [401];
   if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
   if (route.path.includes("{")) statuses.push(404);
   if (route.body !== undefined) statuses.push(413, 415);
@@ -129,6 +161,7 @@ function controlPaths() {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: route.operationId,
       tags: [TAGS.control],
+      ...(route.public === true && { security: [] }),
       summary: route.summary,
       ...(parameters.length > 0 && { parameters }),
       ...(route.body !== undefined && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
@@ -162,7 +195,7 @@ function responsesUsedBy(paths: unknown): Record<string, unknown> {
 function sharedComponents() {
   return {
     securitySchemes: {
-      ApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Your API key; never in the query string or the body." },
+      ApiKey: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "Your API key; never in the query string or the body." },
     },
     headers: {
       RequestId: { description: "The request's ID, equal to `requestId` in a problem body.", schema: { type: "string" } },
@@ -203,14 +236,7 @@ export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVE
     paths: apiPaths(),
     components: {
       ...components,
-      schemas: {
-        ProspectLogCreate: toJsonSchema(ProspectLogCreate, "input"),
-        ProspectLog: toJsonSchema(ProspectLog, "output"),
-        Page: toJsonSchema(Page, "output"),
-        WebhookSubscriptionUpdate: toJsonSchema(WebhookSubscriptionUpdate, "input"),
-        WebhookSubscription: toJsonSchema(WebhookSubscription, "output"),
-        ProblemDetails: toJsonSchema(ProblemDetails, "output"),
-      },
+      schemas: Object.fromEntries(API_SCHEMAS.map(([name, schema, io]) => [name, toJsonSchema(schema, io)])),
       responses,
     },
   };

@@ -3,10 +3,11 @@
  * problem (`application/problem+json`) with `x-request-id`, and `Retry-After` on a 429.
  * @module
  */
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
+import type { ErrorStatus as ProblemStatus } from "../../src/schemas/problem.js";
 
-/** The header every response carries. */
-export const REQUEST_ID_HEADER = "x-request-id";
+export { REQUEST_ID_HEADER };
 
 /** The error statuses the document describes, with the reusable response of each. */
 const STATUSES = {
@@ -19,7 +20,7 @@ const STATUSES = {
   422: ["IdempotencyKeyReused", "The idempotency key was used before with a different body."],
   429: ["TooManyRequests", "Rate limited (in the mock: an injected fault); `Retry-After` says when to retry."],
   500: ["InternalError", "A server error (in the mock: an injected fault)."],
-} as const;
+} as const satisfies Partial<Record<ProblemStatus, readonly [name: string, description: string]>>;
 
 /** A status the document has an error response for. */
 export type ErrorStatus = keyof typeof STATUSES;

@@ -6,7 +6,7 @@
  */
 import type { FieldError } from "../../src/schemas/index.js";
 import type { BodyResult } from "../http/body.js";
-import { problem, type Reply } from "../http/reply.js";
+import { invalidFields, problem, type Reply } from "../http/reply.js";
 import type { Store } from "../state/store.js";
 import type { TenantData } from "../state/tenant-data.js";
 
@@ -44,8 +44,7 @@ export function bodyProblem(context: OperationContext, result: Extract<BodyResul
   return problem(context.requestId, result.code, result.detail, result.errors ? { errors: result.errors } : {});
 }
 
-/** The 400 reply listing every failing field. */
-export function invalidFields(context: OperationContext, errors: FieldError[]): Reply {
-  const count = errors.length === 1 ? "1 field is" : `${errors.length} fields are`;
-  return problem(context.requestId, "invalid_request", `The request body is invalid: ${count} invalid (see errors).`, { errors });
+/** The 400 reply listing every failing field of the body. */
+export function invalidBody(context: OperationContext, errors: FieldError[]): Reply {
+  return invalidFields(context.requestId, errors);
 }

@@ -3,19 +3,18 @@
  * state's `prepareProspectLog`; this maps its outcome to HTTP.
  * @module
  */
+import { REPLAYED_HEADER } from "../../src/headers.js";
 import { type Reply, problem } from "../http/reply.js";
 import { prepareProspectLog, type ProspectLogDecision } from "../state/prospect-logs.js";
-import { bodyProblem, invalidFields, type Operation, type OperationContext } from "./context.js";
+import { bodyProblem, invalidBody, type Operation, type OperationContext } from "./context.js";
 
-/** Header set on a response replayed for a repeated idempotency key. */
-export const REPLAYED_HEADER = "idempotent-replayed";
 
 function toReply(context: OperationContext, decision: ProspectLogDecision): Reply {
   switch (decision.kind) {
     case "created":
       return { status: 201, body: decision.result };
     case "invalid":
-      return invalidFields(context, decision.errors);
+      return invalidBody(context, decision.errors);
     case "replay":
       return { status: 201, body: decision.result, headers: { [REPLAYED_HEADER]: "true" } };
     case "in-progress":

@@ -2,7 +2,7 @@
  * The operation behind each route.
  * @module
  */
-import type { OperationId } from "../http/router.js";
+import type { OperationId } from "../../src/operations.js";
 import type { Operation } from "./context.js";
 import { createProspectLog } from "./create-prospect-log.js";
 import { getPage } from "./get-page.js";

@@ -1,19 +1,19 @@
 /**
  * What the standalone server serves, as one web-standard handler (no `node:` import, so it runs
- * wherever a `Request` does): `GET /openapi.json`, the control API under `/__mock`, and the API
- * itself from the mock's `api.handle`.
+ * wherever a `Request` does): `GET /openapi.json` and `GET /__mock/openapi.json`, the console at `/__mock/console` (a browser's
+ * `GET /` is sent there), the control API under `/__mock` (with the built-in webhook inbox), and
+ * the API itself from the mock's `api.handle`.
  * @module
  */
-import type { MockApi, MockApiOptions, MockOutcome } from "../core.js";
+import type { MockApi, MockOutcome } from "../core.js";
+import { type Clock, readClock } from "../clock.js";
+import { createConsole, isConsoleRequest } from "../console/handler.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
-import { createKeyDirectory } from "../control/keys.js";
-import { problemResponse } from "../control/request-id.js";
+import { createInbox } from "../control/inbox.js";
+import { coreOf } from "../create-mock-api.js";
 import { forMethod, methodOf } from "../http/method.js";
-import { problem } from "../http/reply.js";
-import { createRequestOwners } from "../control/request-owners.js";
+import { problem, toResponse } from "../http/reply.js";
 import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "../openapi/document.js";
-import { newRequestId } from "../control/request-id.js";
-import { createRetainedLog, DEFAULT_RETAINED_REQUESTS } from "./retained-log.js";
 
 /** The path of the OpenAPI document. */
 export const OPENAPI_PATH = "/openapi.json";
@@ -22,41 +22,39 @@ export const OPENAPI_PATH = "/openapi.json";
 export interface ServerApp {
   /** Answers one request (never rejects). */
   handle(request: Request): Promise<MockOutcome>;
-  /** The mock; its `reset()` also forgets what the control API keeps about past requests. */
+  /** The mock behind it. */
   readonly api: MockApi;
 }
 
 /** How the handler is built. */
 export interface ServerAppOptions {
-  /** The `apiKeys` the mock was created with (the control API's key directory). */
-  readonly apiKeys?: MockApiOptions["apiKeys"];
   /** Every API request is answered this many milliseconds late (0: none). */
   readonly latencyMs?: number;
   /** The server URL the OpenAPI document names (default: the origin of the request for it). */
   readonly serverUrl?: string;
-  /** How many answered requests `api.requests` and `/__mock/requests` keep (default 10,000). */
+  /** How many answered requests `api.requests` and `/__mock/requests` keep (default: the mock's `retainedRequests`). */
   readonly retainedRequests?: number;
+  /** The mock's clock (the inbox stamps what it receives with it; default: the system clock). */
+  readonly now?: Clock;
 }
 
 /** The path of a request URL (without decoding), read without building a `URL`. */
-function pathOf(url: string): string {
+function urlPath(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   if (start === -1) return "/";
   const end = url.indexOf("?", start);
   return end === -1 ? url.slice(start) : url.slice(start, end);
 }
 
-async function document(text: string, method: string): Promise<MockOutcome> {
-  const headers = { "content-type": "application/json", "x-request-id": newRequestId() };
+async function document(text: string, method: string, requestId: string): Promise<MockOutcome> {
+  const headers = { "content-type": "application/json", "x-request-id": requestId };
   return { kind: "response", response: await forMethod(method, new Response(text, { headers })) };
 }
 
 /** The 405 of a method other than GET or HEAD on the document. */
-function documentMethodNotAllowed(): MockOutcome {
-  const response = problemResponse((id) =>
-    problem(id, "method_not_allowed", "The OpenAPI document is read with GET.", { headers: { allow: "GET, HEAD" } }),
-  );
-  return { kind: "response", response };
+function documentMethodNotAllowed(requestId: string): MockOutcome {
+  const reply = problem(requestId, "method_not_allowed", "The OpenAPI document is read with GET.", { headers: { allow: "GET, HEAD" } });
+  return { kind: "response", response: toResponse(reply, requestId) };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,19 +77,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function createServerApp(core: MockApi, options: ServerAppOptions = {}): ServerApp {
   const { latencyMs = 0 } = options;
-  const tenantOf = createKeyDirectory(core, options.apiKeys);
-  const retained = createRetainedLog(core.requests, options.retainedRequests ?? DEFAULT_RETAINED_REQUESTS, (dropped) => owners.forget(dropped));
-  const api: MockApi = {
-    ...core,
-    requests: retained.log,
-    reset() {
-      core.reset();
-      retained.log.clear();
-      owners.clear();
-    },
+  const internals = coreOf(core);
+  if (options.retainedRequests !== undefined) internals.retainRequests(options.retainedRequests);
+  const clock = options.now;
+  const inbox = createInbox(core, () => new Date(clock === undefined ? Date.now() : readClock(clock)));
+  // A reset, from the control API or from Node (`server.api.reset()`), also empties the inbox.
+  const resetCore = core.reset;
+  core.reset = () => {
+    resetCore();
+    inbox.clear();
   };
-  const owners = createRequestOwners(api, tenantOf);
-  const control = createMockControl({ api, tenantOf, owners, reset: api.reset });
+  const control = createMockControl({ api: core, inbox });
+  const consoleHandler = createConsole({ api: core });
   const { serverUrl } = options;
   const documents = new Map<string, string>();
   const documentText = (path: string, origin: string) => {
@@ -104,27 +101,25 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
     return text;
   };
 
-  // The hot path: straight to the mock unless there is a latency to add or an owner to note.
+  // The hot path: straight to the mock unless there is a latency to add.
   const handleApi =
-    latencyMs === 0 && !tenantOf.multiTenant
-      ? (request: Request) => (retained.rotate(), core.handle(request))
+    latencyMs === 0
+      ? core.handle
       : async (request: Request): Promise<MockOutcome> => {
-          if (latencyMs > 0) await sleep(latencyMs);
-          retained.rotate();
-          const outcome = await core.handle(request);
-          owners.track(request, outcome);
-          return outcome;
+          await sleep(latencyMs);
+          return core.handle(request);
         };
 
   return {
-    api,
+    api: core,
     handle(request) {
-      const path = pathOf(request.url);
+      const path = urlPath(request.url);
       if (path === OPENAPI_PATH || path === CONTROL_DOCUMENT_PATH) {
         const method = methodOf(request);
-        if (method !== "GET" && method !== "HEAD") return Promise.resolve(documentMethodNotAllowed());
-        return document(documentText(path, new URL(request.url).origin), method);
+        if (method !== "GET" && method !== "HEAD") return Promise.resolve(documentMethodNotAllowed(internals.newRequestId()));
+        return document(documentText(path, new URL(request.url).origin), method, internals.newRequestId());
       }
+      if (isConsoleRequest(path, request)) return Promise.resolve({ kind: "response", response: consoleHandler(request, path) });
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
         return control(request).then((response): MockOutcome => ({ kind: "response", response }));
       }

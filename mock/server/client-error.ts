@@ -7,8 +7,8 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
-import { newRequestId } from "../control/request-id.js";
 import { problem } from "../http/reply.js";
 import { CORS_RESPONSE_HEADERS } from "./cors.js";
 
@@ -39,24 +39,25 @@ export function rawHttpResponse(status: number, headers: Iterable<readonly [stri
 /**
  * The raw HTTP answer to a request the parser refused.
  * @param code - node's error code, e.g. `HPE_INVALID_HEADER_TOKEN`
+ * @param requestId - the answer's request ID
  * @returns the whole response, head and problem body, with `connection: close`
  */
-export function clientErrorResponse(code: string | undefined): string {
+export function clientErrorResponse(code: string | undefined, requestId: string): string {
   const [status, detail] = (code !== undefined && CLIENT_ERRORS[code]) || MALFORMED;
-  const requestId = newRequestId();
   const reply = problem(requestId, "invalid_request", detail, { status, title: STATUS_CODES[status] ?? "Bad request" });
-  return rawHttpResponse(status, [["content-type", PROBLEM_CONTENT_TYPE], ["x-request-id", requestId]], JSON.stringify(reply.body));
+  return rawHttpResponse(status, [["content-type", PROBLEM_CONTENT_TYPE], [REQUEST_ID_HEADER, requestId]], JSON.stringify(reply.body));
 }
 
 /**
  * The `clientError` listener of the server.
  * @param error - the parser's (or the socket's) error
  * @param socket - the client's connection
+ * @param requestId - the answer's request ID (from the mock's seeded source)
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, requestId: string): void {
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
   }
-  socket.end(clientErrorResponse(error.code));
+  socket.end(clientErrorResponse(error.code, requestId));
 }

@@ -4,12 +4,13 @@
  * The API key is a header, not a cookie, so no credentials mode is needed.
  * @module
  */
+import { API_KEY_HEADER, REPLAYED_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
 
 /** Headers a browser may read from a response besides the CORS-safelisted ones. */
-export const EXPOSED_HEADERS = ["x-request-id", "idempotent-replayed", "retry-after", "allow"] as const;
+export const EXPOSED_HEADERS = [REQUEST_ID_HEADER, REPLAYED_HEADER, "retry-after", "allow"] as const;
 
 /** Request headers a browser may send. */
-export const ALLOWED_HEADERS = ["x-api-key", "content-type"] as const;
+export const ALLOWED_HEADERS = [API_KEY_HEADER, "content-type"] as const;
 
 /** Methods a browser may use (the API's and the control API's). */
 export const ALLOWED_METHODS = ["GET", "POST", "PATCH", "DELETE", "OPTIONS"] as const;

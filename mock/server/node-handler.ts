@@ -5,8 +5,8 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import type { MockOutcome } from "../core.js";
-import { newRequestId } from "../control/request-id.js";
 import { withMethod } from "../http/method.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
 import { type BodyRead, readBody } from "./read-body.js";
@@ -23,6 +23,21 @@ export interface AnsweredRequest {
   readonly status: number;
   /** From the first byte read to the last byte written, in milliseconds. */
   readonly durationMs: number;
+  /**
+   * True for the web console's own traffic: its page, files and event stream, and the reads it
+   * makes to refresh its views (marked with the `x-prospectkit-console` header). The CLI leaves
+   * these out of its request lines, which stay about the user's own calls.
+   */
+  readonly console?: boolean;
+}
+
+/** The header the console sets on the reads that refresh its views. */
+export const CONSOLE_READ_HEADER = "x-prospectkit-console";
+
+/** Whether an answered request is the console's own traffic (see {@link AnsweredRequest.console}). */
+function isConsoleTraffic(method: string, path: string, request: IncomingMessage): boolean {
+  if (path === "/__mock/events" || path === "/__mock/console" || path.startsWith("/__mock/console/")) return true;
+  return (method === "GET" || method === "HEAD") && request.headers[CONSOLE_READ_HEADER] !== undefined;
 }
 
 /** What the bridge needs. */
@@ -33,6 +48,8 @@ export interface NodeHandlerOptions {
   readonly handle: OutcomeHandler;
   /** The answer to a request that fetch's `Request` refuses to represent (a method such as TRACE). */
   readonly unreadable: () => Response;
+  /** A new request ID (the mock's seeded source), for answers the handler gives itself (a CORS preflight). */
+  readonly newRequestId: () => string;
   /** Called once per request after it was answered (or dropped). */
   readonly onAnswered?: ((request: AnsweredRequest) => void) | undefined;
 }
@@ -42,7 +59,7 @@ const ignore = () => undefined;
 const CORS_HEADER_LIST: readonly string[] = Object.entries(CORS_RESPONSE_HEADERS).flat();
 
 /** The path of a request target without the query string (absolute-form targets included). */
-function pathOf(target: string): string {
+function targetPath(target: string): string {
   const query = target.indexOf("?");
   const path = query === -1 ? target : target.slice(0, query);
   if (path.startsWith("/")) return path;
@@ -120,7 +137,9 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
   const answer = outcome.response;
   // A flat [name, value, ...] list: node:http writes it as is, without building an object.
   const headers = [...CORS_HEADER_LIST];
-  answer.headers.forEach((value, name) => headers.push(name, value));
+  answer.headers.forEach((value, name) => {
+    headers.push(name, value);
+  });
   if (isEventStream(answer)) return writeStream(response, answer.status, headers, answer.body);
   // A string body lets node:http send the head and the body in one write.
   const body = await answer.text();
@@ -162,7 +181,7 @@ export function toFetchRequest(origin: string, method: string, target: string, h
  * @returns a listener; it never throws and never leaves a request unanswered
  */
 export function createNodeHandler(options: NodeHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
-  const { origin, handle, unreadable, onAnswered } = options;
+  const { origin, handle, unreadable, newRequestId, onAnswered } = options;
   const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null =>
     toFetchRequest(origin, method, target, headersOf(raw), body);
   const serve = async (request: IncomingMessage, response: ServerResponse, started: number) => {
@@ -180,16 +199,17 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
       const outcome: MockOutcome = fetchRequest === null ? { kind: "response", response: unreadable() } : await handle(fetchRequest);
       status = await writeOutcome(response, outcome, closeAfter);
     }
-    onAnswered?.({ method, path: pathOf(target), status, durationMs: performance.now() - started });
+    const path = targetPath(target);
+    onAnswered?.({ method, path, status, durationMs: performance.now() - started, ...(isConsoleTraffic(method, path, request) && { console: true }) });
   };
   return (request, response) => {
     const started = onAnswered === undefined ? 0 : performance.now();
     request.on("error", ignore);
     response.on("error", ignore);
     if (isPreflight(request.method, request.headers["access-control-request-method"])) {
-      response.writeHead(204, { ...PREFLIGHT_HEADERS, "x-request-id": newRequestId() });
+      response.writeHead(204, { ...PREFLIGHT_HEADERS, [REQUEST_ID_HEADER]: newRequestId() });
       response.end();
-      onAnswered?.({ method: "OPTIONS", path: pathOf(request.url ?? "/"), status: 204, durationMs: performance.now() - started });
+      onAnswered?.({ method: "OPTIONS", path: targetPath(request.url ?? "/"), status: 204, durationMs: performance.now() - started });
       return;
     }
     serve(request, response, started).catch(() => {

@@ -36,6 +36,8 @@ export function parseRequestHead(packet: Buffer): { method: string; target: stri
 export interface RawAnswererOptions {
   readonly origin: string;
   readonly handle: OutcomeHandler;
+  /** A new request ID (the mock's seeded source), for a request the parser refused. */
+  readonly newRequestId: () => string;
 }
 
 async function answerOnSocket(options: RawAnswererOptions, socket: Duplex, method: string, target: string, rawHeaders: readonly string[]): Promise<void> {
@@ -66,7 +68,7 @@ export function createRawAnswerer(options: RawAnswererOptions): {
     clientError(error, socket) {
       const head = error.code === "HPE_INVALID_METHOD" && error.rawPacket !== undefined ? parseRequestHead(error.rawPacket) : null;
       if (head === null || !socket.writable) {
-        answerClientError(error, socket);
+        answerClientError(error, socket, options.newRequestId());
         return;
       }
       socket.on("error", () => undefined);

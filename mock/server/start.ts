@@ -6,10 +6,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMockApi, type MockApi, type MockApiOptions } from "../core.js";
-import { problemResponse } from "../control/request-id.js";
-import { problem } from "../http/reply.js";
+import { createMockApi, type MockApi, type MockApiOptions, type MockState } from "../core.js";
+import { coreOf } from "../create-mock-api.js";
+import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
+import { createDeliveryLoop, DEFAULT_WEBHOOK_CONCURRENCY, type ServerWebhookOptions } from "./delivery.js";
 import { createRawAnswerer } from "./raw-requests.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
 import { declaresTooLargeBody } from "./read-body.js";
@@ -24,10 +25,22 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** How to start the server: where to listen, plus every `createMockApi` option but `baseUrl`. */
-export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl"> {
+export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fixtures" | "webhooks"> {
+  /**
+   * Seeds data at start and after every reset, like `createMockApi`'s `fixtures`; it also gets
+   * the server's URL, so a subscription can point at the server's own inbox.
+   */
+  readonly fixtures?: (state: MockState, server: { readonly url: string }) => void;
+  /**
+   * Webhook delivery. By default the server POSTs every due delivery to its subscription's URL
+   * (at most {@link DEFAULT_WEBHOOK_CONCURRENCY} at once, 15 s per attempt, the real retry
+   * schedule). `deliver: false` records events without sending; `timeScale: 3600` runs an hour of
+   * the retry schedule per second; `onAttempt` sees each attempt as it ends.
+   */
+  readonly webhooks?: ServerWebhookOptions;
   /** Default {@link DEFAULT_PORT}; `0` picks a free port. */
   readonly port?: number;
-  /** Default {@link DEFAULT_HOST} (loopback); `0.0.0.0` exposes the server to the network. */
+  /** Default `127.0.0.1` (loopback); `0.0.0.0` exposes the server to the network. */
   readonly host?: string;
   /** Every API request is answered this many milliseconds late (default 0). */
   readonly latencyMs?: number;
@@ -45,7 +58,7 @@ export interface MockServer {
   readonly port: number;
   /** The mock behind the server: seed and inspect its state from Node. */
   readonly api: MockApi;
-  /** Stops listening and closes every connection, idle or not. */
+  /** Stops delivering (attempts in flight are aborted), stops listening and closes every connection, idle or not. */
   close(): Promise<void>;
 }
 
@@ -66,8 +79,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 /** The answer to a request fetch cannot represent (e.g. method TRACE): a 400 problem. */
-function unreadable(): Response {
-  return problemResponse((id) => problem(id, "invalid_request", "The request could not be read (unsupported method or malformed target)."));
+function unreadable(requestId: string): Response {
+  return toResponse(problem(requestId, "invalid_request", "The request could not be read (unsupported method or malformed target)."), requestId);
 }
 
 /**
@@ -91,21 +104,36 @@ function unreadable(): Response {
  * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = DEFAULT_PORT, host = DEFAULT_HOST, latencyMs = 0, retainedRequests, onRequest, ...mockOptions } = options;
+  const { port = DEFAULT_PORT, host = DEFAULT_HOST, latencyMs = 0, retainedRequests, onRequest, fixtures, webhooks, ...mockOptions } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
   const bound = await listen(server, port, host);
   const url = originOf(host, bound);
   let app: ReturnType<typeof createServerApp>;
+  let delivery: ReturnType<typeof createDeliveryLoop>;
   try {
-    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url }), { apiKeys: mockOptions.apiKeys, latencyMs, serverUrl: url, ...(retainedRequests !== undefined && { retainedRequests }) });
+    delivery = createDeliveryLoop(webhooks);
+    const core = createMockApi({
+      ...mockOptions,
+      baseUrl: url,
+      webhooks: delivery.mockOptions,
+      ...(retainedRequests !== undefined && { retainedRequests }),
+      ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url }) }),
+    });
+    app = createServerApp(core, {
+      latencyMs,
+      serverUrl: url,
+      ...(mockOptions.now !== undefined && { now: mockOptions.now }),
+    });
   } catch (error) {
     server.close();
     throw error;
   }
-  const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable, onAnswered: onRequest });
+  delivery.start(() => app.api.webhooks.runDue(), () => app.api.webhooks.inFlight());
+  const { newRequestId } = coreOf(app.api);
+  const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable: () => unreadable(newRequestId()), newRequestId, onAnswered: onRequest });
   server.on("request", listener);
-  const raw = createRawAnswerer({ origin: url, handle: app.handle });
+  const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId });
   server.on("clientError", raw.clientError);
   server.on("connect", raw.connect);
   // A body declared over the cap is refused before `100 Continue`: the client never sends it.
@@ -119,6 +147,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     api: app.api,
     close: () =>
       new Promise((resolve) => {
+        delivery.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -4,19 +4,11 @@
  * @module
  */
 import type { ProspectLog } from "../../src/schemas/index.js";
-import type { TenantData } from "./tenant-data.js";
+import type { IdempotencyEntry, TenantData } from "./tenant-data.js";
 
 /** How long a key is remembered after its request completed: 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** What a key remembers: the body's fingerprint and, once done, the response to replay. */
-export interface IdempotencyEntry {
-  readonly fingerprint: string;
-  /** `null` while the first request with this key is still in flight. */
-  result: ProspectLog | null;
-  /** When the result was stored (epoch ms); the window starts here. */
-  storedAtMs: number;
-}
 
 /** What a request with an idempotency key must do. */
 export type IdempotencyDecision =

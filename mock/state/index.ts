@@ -5,10 +5,10 @@
 import type { MockStateError } from "../errors.js";
 import { snapshotStore } from "./snapshot.js";
 import type { Store } from "./store.js";
-import { type FormsApi, formsApi, type WebhookSubscriptionsApi, webhookSubscriptionsApi } from "./subscriptions-api.js";
+import { type FormsApi, formsApi, type WebhookSubscriptionsApi, webhookSubscriptionsApi } from "./webhook-subscriptions-api.js";
 import { type PageGroupsApi, pageGroupsApi, type PagesApi, pagesApi, type PageVersionsApi, pageVersionsApi } from "./pages-api.js";
 import { type ProspectLogsApi, prospectLogsApi, type ProspectsApi, prospectsApi } from "./prospects-api.js";
-import { type ApiKeysApi, apiKeysApi, type TenantsApi, tenantsApi } from "./tenants.js";
+import { type ApiKeysApi, apiKeysApi, type TenantsApi, tenantsApi } from "./tenants-api.js";
 
 /**
  * The mock's state, as a test drives and inspects it. Every helper validates its input like the

@@ -3,6 +3,7 @@
  * own), so a test can seed only what the API itself could have stored.
  * @module
  */
+import { API_KEY_CHARACTERS } from "../../src/headers.js";
 import * as z from "zod/mini";
 import {
   HttpUrl,
@@ -21,7 +22,7 @@ const tenantId = z.optional(OpaqueId);
  * An API key as the mock accepts it: 1 to 1024 visible ASCII characters, since an HTTP header
  * cannot carry anything else unchanged (surrounding spaces are trimmed by every client).
  */
-export const ApiKey = z.string().check(z.regex(/^[\x21-\x7e]{1,1024}$/));
+export const ApiKey = z.string().check(z.regex(new RegExp(`^${API_KEY_CHARACTERS}{1,1024}$`)));
 
 /** `state.tenants.create` input. */
 export const TenantInput = z.strictObject({ id: z.optional(OpaqueId), apiKeys: z.optional(z.array(ApiKey)) });

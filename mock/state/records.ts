@@ -3,7 +3,8 @@
  * nothing here is ever shown by the API that the spec does not list.
  * @module
  */
-import type { JsonObject, WebhookEventKind } from "../../src/schemas/index.js";
+import * as z from "zod/mini";
+import { DateTime, HttpUrl, JsonObjectSchema, OpaqueId, ProspectId, ProspectLogId, WebhookEventKind } from "../../src/schemas/index.js";
 
 /** A tenant: the owner of all data that its API keys can reach. */
 export interface TenantRecord {
@@ -11,40 +12,8 @@ export interface TenantRecord {
   readonly createdAt: string;
 }
 
-/** A prospect and the identifiers it holds (each identifier belongs to at most one prospect of a tenant). */
-export interface ProspectRecord {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly createdAt: string;
-  /** As first received; matched case-insensitively. */
-  email: string | null;
-  /** E.164, matched exactly. */
-  phoneNumber: string | null;
-  /** As first received; matched after normalisation (see `normaliseLinkedinUrl`). */
-  linkedinProfileUrl: string | null;
-  name: string | null;
-}
 
-/** One stored prospect log entry. */
-export interface ProspectLogRecord {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly prospectId: string;
-  readonly source: string;
-  readonly type: string;
-  /** The request's payload, kept whole (never copied, so no key is lost). */
-  readonly payload: JsonObject;
-  readonly createdAt: string;
-  readonly createdProspect: boolean;
-  readonly idempotencyKey: string | null;
-}
 
-/** A page group: the parent of pages. */
-export interface PageGroupRecord {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly createdAt: string;
-}
 
 /** A page and its names. */
 export interface PageRecord {
@@ -62,35 +31,73 @@ export interface PageRecord {
   versionCount: number;
 }
 
+const nullableString = z.nullable(z.string());
+
+/** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
+const WebhookSecret = z.string().check(z.regex(/^whsec_/));
+
+/** A page group. */
+export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
+
+/** A page version and where it stands (created, processed, published). */
+export const PageVersionRecordSchema = z.object({
+  id: OpaqueId,
+  tenantId: OpaqueId,
+  pageId: OpaqueId,
+  versionNumber: z.int().check(z.gte(1)),
+  createdAt: DateTime,
+  status: z.enum(["created", "processed", "published"]),
+  computedName: nullableString,
+  processedAt: z.nullable(DateTime),
+  publishedAt: z.nullable(DateTime),
+});
+
+/** A webhook subscription with its tenant and the `whsec_` secret that signs its deliveries. */
+export const SubscriptionRecordSchema = z.object({
+  id: OpaqueId,
+  tenantId: OpaqueId,
+  url: HttpUrl,
+  events: z.nullable(z.array(WebhookEventKind)),
+  active: z.boolean(),
+  secret: WebhookSecret,
+  previousSecret: z.optional(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
+/** A prospect and the identifiers it holds. */
+export const ProspectRecordSchema = z.object({
+  id: ProspectId,
+  tenantId: OpaqueId,
+  createdAt: DateTime,
+  email: nullableString,
+  phoneNumber: nullableString,
+  linkedinProfileUrl: nullableString,
+  name: nullableString,
+});
+
+/** A stored prospect log entry, payload included. */
+export const ProspectLogRecordSchema = z.object({
+  id: ProspectLogId,
+  tenantId: OpaqueId,
+  prospectId: ProspectId,
+  source: z.string(),
+  type: z.string(),
+  payload: JsonObjectSchema,
+  createdAt: DateTime,
+  createdProspect: z.boolean(),
+  idempotencyKey: nullableString,
+});
+
+/** A prospect and the identifiers it holds (each identifier belongs to at most one prospect of a tenant; the email as first received, matched case-insensitively; the phone number in E.164, matched exactly). */
+export type ProspectRecord = z.output<typeof ProspectRecordSchema>;
+/** One stored prospect log entry (its payload kept whole, never copied, so no key is lost). */
+export type ProspectLogRecord = z.output<typeof ProspectLogRecordSchema>;
+/** A page group: the parent of pages. */
+export type PageGroupRecord = z.output<typeof PageGroupRecordSchema>;
+/** One version of a page (`versionNumber` counts from 1 within the page). */
+export type PageVersionRecord = z.output<typeof PageVersionRecordSchema>;
 /** Where a page version stands: created, then processed (a computed name), then published. */
-export type PageVersionStatus = "created" | "processed" | "published";
-
-/** One version of a page. */
-export interface PageVersionRecord {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly pageId: string;
-  /** Counts from 1 within the page. */
-  readonly versionNumber: number;
-  readonly createdAt: string;
-  status: PageVersionStatus;
-  computedName: string | null;
-  processedAt: string | null;
-  publishedAt: string | null;
-}
-
-/** A webhook subscription, with the secret that signs its deliveries. */
-export interface WebhookSubscriptionRecord {
-  readonly id: string;
-  readonly tenantId: string;
-  url: string;
-  /** `null` means every event kind. */
-  events: WebhookEventKind[] | null;
-  active: boolean;
-  /** `whsec_` + base64 of 24 seeded bytes; never shown by the API. Replaced by a rotation. */
-  secret: string;
-  /** After a rotation: the secret it replaced, which keeps signing (beside the new one) until `expiresAt`. */
-  previousSecret?: { secret: string; expiresAt: string };
-  readonly createdAt: string;
-  updatedAt: string;
-}
+export type PageVersionStatus = PageVersionRecord["status"];
+/** A webhook subscription with the secret that signs its deliveries (`events: null` means every kind; a rotation keeps the replaced secret signing until `previousSecret.expiresAt`). */
+export type WebhookSubscriptionRecord = z.output<typeof SubscriptionRecordSchema>;

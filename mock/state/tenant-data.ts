@@ -4,7 +4,7 @@
  * @module
  */
 import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
-import type { IdempotencyEntry } from "./idempotency.js";
+import type { ProspectLog } from "../../src/schemas/index.js";
 import type {
   PageGroupRecord,
   PageRecord,
@@ -14,6 +14,15 @@ import type {
   TenantRecord,
   WebhookSubscriptionRecord,
 } from "./records.js";
+
+/** What a key remembers: the body's fingerprint and, once done, the response to replay. */
+export interface IdempotencyEntry {
+  readonly fingerprint: string;
+  /** `null` while the first request with this key is still in flight. */
+  result: ProspectLog | null;
+  /** When the result was stored (epoch ms); the window starts here. */
+  storedAtMs: number;
+}
 
 /** One tenant's data and its indexes. */
 export interface TenantData {

@@ -2,8 +2,9 @@ import type { Redactor } from "../redact.js";
 import { ProblemDetails } from "../schemas/index.js";
 import { brand, ProspectKitError } from "./prospectkit-error.js";
 
-/** The response header that carries the request ID (BEHAVIOUR: on every response). */
-export const REQUEST_ID_HEADER = "x-request-id";
+import { REQUEST_ID_HEADER } from "../headers.js";
+
+export { REQUEST_ID_HEADER };
 
 /**
  * What an {@link APIError} is made of.
@@ -82,7 +83,10 @@ brand(APIError, "APIError");
  * }
  * ```
  */
-export class BadRequestError extends APIError {}
+export class BadRequestError extends APIError {
+  /** Always 400. */
+  declare readonly status: 400;
+}
 brand(BadRequestError, "BadRequestError");
 
 /**
@@ -97,7 +101,10 @@ brand(BadRequestError, "BadRequestError");
  * }
  * ```
  */
-export class AuthenticationError extends APIError {}
+export class AuthenticationError extends APIError {
+  /** Always 401. */
+  declare readonly status: 401;
+}
 brand(AuthenticationError, "AuthenticationError");
 
 /**
@@ -112,7 +119,10 @@ brand(AuthenticationError, "AuthenticationError");
  * }
  * ```
  */
-export class PermissionDeniedError extends APIError {}
+export class PermissionDeniedError extends APIError {
+  /** Always 403. */
+  declare readonly status: 403;
+}
 brand(PermissionDeniedError, "PermissionDeniedError");
 
 /**
@@ -127,7 +137,10 @@ brand(PermissionDeniedError, "PermissionDeniedError");
  * }
  * ```
  */
-export class NotFoundError extends APIError {}
+export class NotFoundError extends APIError {
+  /** Always 404. */
+  declare readonly status: 404;
+}
 brand(NotFoundError, "NotFoundError");
 
 /**
@@ -142,7 +155,10 @@ brand(NotFoundError, "NotFoundError");
  * }
  * ```
  */
-export class ConflictError extends APIError {}
+export class ConflictError extends APIError {
+  /** Always 409. */
+  declare readonly status: 409;
+}
 brand(ConflictError, "ConflictError");
 
 /**
@@ -157,7 +173,10 @@ brand(ConflictError, "ConflictError");
  * }
  * ```
  */
-export class UnprocessableEntityError extends APIError {}
+export class UnprocessableEntityError extends APIError {
+  /** Always 422. */
+  declare readonly status: 422;
+}
 brand(UnprocessableEntityError, "UnprocessableEntityError");
 
 /**
@@ -174,7 +193,10 @@ brand(UnprocessableEntityError, "UnprocessableEntityError");
  * }
  * ```
  */
-export class RateLimitError extends APIError {}
+export class RateLimitError extends APIError {
+  /** Always 429. */
+  declare readonly status: 429;
+}
 brand(RateLimitError, "RateLimitError");
 
 /**

@@ -21,3 +21,4 @@ export {
   ResponseValidationError,
 } from "./failures.js";
 export { ConfigurationError, type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
+export { WebhookVerificationError, type WebhookVerificationErrorCode } from "./webhook-verification-error.js";

@@ -22,4 +22,7 @@ export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
  * exactly "a string" (a union with the known kinds would accept nothing more and cost bundle
  * size); the type keeps autocompletion for the known kinds.
  */
-export const WebhookEventKindInResponse = z.string() as unknown as z.ZodMiniType<WebhookEventKind | (string & {})>;
+export const WebhookEventKindInResponse = z.string() as unknown as z.ZodMiniType<WebhookEventKindInResponse>;
+
+/** A webhook event kind as a response may carry it: a known kind, or a kind added later. */
+export type WebhookEventKindInResponse = WebhookEventKind | (string & {});

@@ -1,4 +1,5 @@
 import type * as z from "zod/mini";
+import { E164_PATTERN, PROSPECT_ID_PATTERN, PROSPECT_LOG_ID_PATTERN } from "./primitives.js";
 import type { FieldError } from "./problem.js";
 
 type Issue = z.core.$ZodIssue;
@@ -14,7 +15,7 @@ type Issue = z.core.$ZodIssue;
  * ```
  */
 export function toJsonPointer(path: readonly PropertyKey[]): string {
-  return path.map((key) => "/" + String(key).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
+  return path.map((key) => `/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
 }
 
 /**
@@ -44,10 +45,29 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+/** How many of what a length bound counts: characters of a string, items of an array, bytes of a file. */
 function unit(origin: string, count: number | bigint): string {
-  const noun = origin === "array" || origin === "set" ? "item" : "character";
+  const noun = origin === "array" || origin === "set" ? "item" : origin === "file" ? "byte" : "character";
   return `${count} ${noun}${count === 1 || count === 1n ? "" : "s"}`;
 }
+
+/** Whether a bound is on the value itself (a number) rather than on a length. */
+const isNumeric = (origin: string) => origin === "number" || origin === "int" || origin === "bigint" || origin === "date";
+
+type Bound = { origin: string; inclusive?: boolean; exact?: boolean };
+
+/** `must be at least 400`, `must have at least 1 character`, `must have exactly 3 items`. */
+function bound(issue: Bound, limit: number | bigint, side: "small" | "big"): Pick<FieldError, "code" | "detail"> {
+  if (isNumeric(issue.origin)) {
+    const words = side === "small" ? (issue.inclusive === false ? "greater than" : "at least") : issue.inclusive === false ? "less than" : "at most";
+    return { code: side === "small" ? "too_small" : "too_big", detail: `must be ${words} ${limit}` };
+  }
+  const words = issue.exact ? "exactly" : side === "small" ? "at least" : "at most";
+  return { code: side === "small" ? "too_short" : "too_long", detail: `must have ${words} ${unit(issue.origin, limit)}` };
+}
+
+/** The allowed values, each as JSON: `"status", "latency"`. */
+const oneOf = (values: readonly unknown[]) => `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
 
 const FORMAT_DETAILS: Record<string, string> = {
   email: "must be a valid email address",
@@ -55,25 +75,42 @@ const FORMAT_DETAILS: Record<string, string> = {
   datetime: "must be an ISO 8601 UTC date-time such as 2024-02-29T12:00:00.000Z",
 };
 
-function describe(issue: Issue, missing: boolean): Pick<FieldError, "code" | "detail"> {
+/** Patterns a person should read in words rather than as a regular expression. */
+const PATTERN_DETAILS: Record<string, string> = {
+  [String(E164_PATTERN)]: "must be a phone number in E.164 form: a plus sign, then 2 to 15 digits, the first not 0",
+  [String(PROSPECT_ID_PATTERN)]: "must be prospect_ followed by 26 lower-case letters or digits",
+  [String(PROSPECT_LOG_ID_PATTERN)]: "must be prospectlog_ followed by 26 lower-case letters or digits",
+};
+
+/** Type names as a person says them. */
+const TYPE_NAMES: Record<string, string> = { int: "whole number" };
+
+function codeAndDetail(issue: Issue, missing: boolean): Pick<FieldError, "code" | "detail"> {
   if (missing) return { code: "required", detail: "is required" };
   switch (issue.code) {
-    case "invalid_type":
-      return { code: "invalid_type", detail: `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}` };
+    case "invalid_type": {
+      const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
+      return { code: "invalid_type", detail: `must be ${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected}` };
+    }
     case "too_small":
-      return { code: "too_short", detail: `must have at least ${unit(issue.origin, issue.minimum as number)}` };
+      return bound(issue, issue.minimum, "small");
     case "too_big":
-      return { code: "too_long", detail: `must have at most ${unit(issue.origin, issue.maximum as number)}` };
-    case "invalid_format":
+      return bound(issue, issue.maximum, "big");
+    case "invalid_format": {
+      const pattern = issue.format === "regex" && "pattern" in issue ? String(issue.pattern) : undefined;
       return {
         code: "invalid_format",
         detail:
-          issue.format === "regex" && "pattern" in issue
-            ? `must match the pattern ${String(issue.pattern)}`
-            : (FORMAT_DETAILS[issue.format] ?? `must be a valid ${issue.format}`),
+          pattern === undefined
+            ? (FORMAT_DETAILS[issue.format] ?? `must be a valid ${issue.format}`)
+            : (PATTERN_DETAILS[pattern] ?? `must match the pattern ${pattern}`),
       };
+    }
     case "invalid_value":
-      return { code: "invalid_value", detail: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}` };
+      return { code: "invalid_value", detail: oneOf(issue.values) };
+    case "invalid_union":
+      // a discriminated union whose tag matched none of its options lists them (`kind`)
+      return "options" in issue && Array.isArray(issue.options) ? { code: "invalid_value", detail: oneOf(issue.options) } : { code: "invalid", detail: "is invalid" };
     case "custom": {
       const code = typeof issue.params?.["code"] === "string" ? issue.params["code"] : "invalid";
       return { code, detail: issue.message };
@@ -112,7 +149,7 @@ export function toFieldErrors(issues: readonly Issue[], input: unknown): FieldEr
       continue;
     }
     const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-    const { code, detail } = describe(issue, missing);
+    const { code, detail } = codeAndDetail(issue, missing);
     errors.push(fieldError(issue.path, code, detail));
   }
   return errors;

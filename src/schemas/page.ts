@@ -1,19 +1,26 @@
 import * as z from "zod/mini";
 import { Integer, OpaqueId } from "./primitives.js";
-import type { KnownFields } from "./types.js";
 
 /**
  * Summary of a page's published version (spec 2.3). The spec gives only the types of the inner
- * fields, so each may be absent or `null` (an unpublished page has all three `null`).
+ * fields; the three are always present, and all `null` on a page never published (BEHAVIOUR), so
+ * a reader never has to tell "absent" from "null".
  */
 export const PublishedVersion = z.looseObject({
-  versionId: z.optional(z.nullable(z.string())),
-  versionNumber: z.optional(z.nullable(Integer)),
-  publishedAt: z.optional(z.nullable(z.string())),
+  versionId: z.nullable(z.string()),
+  versionNumber: z.nullable(Integer),
+  publishedAt: z.nullable(z.string()),
 });
 
-/** Summary of a page's published version (spec 2.3). */
-export type PublishedVersion = KnownFields<z.output<typeof PublishedVersion>>;
+/** Summary of a page's published version (spec 2.3): all three `null` when the page was never published. */
+export interface PublishedVersion {
+  /** The published version's ID. */
+  versionId: string | null;
+  /** The published version's number, counting from 1 within the page. */
+  versionNumber: number | null;
+  /** When it was published (ISO 8601). */
+  publishedAt: string | null;
+}
 
 /** Response of "get page with published version" (spec 2.3). Forward-compatible: unknown fields are kept. */
 export const Page = z.looseObject({
@@ -28,5 +35,27 @@ export const Page = z.looseObject({
   publishedVersion: PublishedVersion,
 });
 
-/** A page with its published version (spec 2.3): exactly the spec's fields. */
-export type Page = Omit<KnownFields<z.output<typeof Page>>, "publishedVersion"> & { publishedVersion: PublishedVersion };
+/**
+ * A page with its published version (spec 2.3): exactly the spec's fields. A type test proves it
+ * equals the {@link Page} schema's output without index signatures.
+ */
+export interface Page {
+  /** The page's ID. */
+  pageId: string;
+  /** The ID of the page group it belongs to. */
+  pageGroupId: string;
+  /** The ID of the tenant that owns it. */
+  tenantId: string;
+  /** When the page was created (ISO 8601). */
+  createdAt: string;
+  /** `customName` when set and not blank, else `computedName`. */
+  effectiveName: string;
+  /** The name a user gave it; `null` when none. */
+  customName: string | null;
+  /** The name computed for it. */
+  computedName: string;
+  /** Extra context; `null` when none. */
+  supplementaryContext: string | null;
+  /** Its published version; all three fields `null` when never published. */
+  publishedVersion: PublishedVersion;
+}

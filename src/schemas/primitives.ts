@@ -48,6 +48,7 @@ export const MAX_URL_LENGTH = 2048;
  * publishes this pattern, so a client generated from it agrees with the server.
  */
 export const HTTP_URL_PATTERN: RegExp =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is to reject control characters, so the class names them
   /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:[^\s\\%/?#\x00-\x1F\x7F-\x9F]|%[0-9A-Fa-f]{2})(?:[^\s\\%\x00-\x1F\x7F-\x9F]|%[0-9A-Fa-f]{2})*$/;
 
 function isHttpUrl(value: string): boolean {
@@ -62,7 +63,7 @@ function isHttpUrl(value: string): boolean {
 
 /**
  * An absolute `http` or `https` URL as accepted in a webhook subscription update (spec 4.3):
- * at most {@link MAX_URL_LENGTH} characters as sent, matching {@link HTTP_URL_PATTERN}, with a
+ * at most {@link MAX_URL_LENGTH} characters as sent, matching `HTTP_URL_PATTERN`, with a
  * host the WHATWG URL parser accepts. The value is checked on the raw string and kept exactly as
  * sent: never trimmed, never normalized.
  */

@@ -23,6 +23,35 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
+ * The one table of error statuses: each code's HTTP status and problem `title` (docs/behaviour.md,
+ * "Errors"). The mock's replies and the OpenAPI document both read it.
+ * @internal
+ */
+export const PROBLEM_STATUSES = {
+  invalid_request: { status: 400, title: "Invalid request" },
+  missing_api_key: { status: 401, title: "Missing API key" },
+  invalid_api_key: { status: 401, title: "Invalid API key" },
+  not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  idempotency_request_in_progress: { status: 409, title: "Request with this idempotency key in progress" },
+  payload_too_large: { status: 413, title: "Payload too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  idempotency_key_reused: { status: 422, title: "Idempotency key reused" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal error" },
+} as const satisfies Record<ErrorCode, { status: number; title: string }>;
+
+/** A status the API answers with a problem body (one of {@link PROBLEM_STATUSES}). */
+export type ErrorStatus = (typeof PROBLEM_STATUSES)[ErrorCode]["status"];
+
+/** Titles of the statuses only fault injection produces (no code of their own). @internal */
+export const EXTRA_STATUS_TITLES: Readonly<Record<number, string>> = {
+  502: "Bad gateway",
+  503: "Service unavailable",
+  504: "Gateway timeout",
+};
+
+/**
  * One problem with one field of a request: a JSON Pointer (RFC 6901) to the field, a readable
  * detail and a machine-readable code such as `required`, `too_long` or `events_empty`.
  */

@@ -1,7 +1,6 @@
 import * as z from "zod/mini";
 import { WebhookEventKind, WebhookEventKindInResponse } from "./events.js";
 import { DateTime, HttpUrl, OpaqueId } from "./primitives.js";
-import type { KnownFields } from "./types.js";
 
 /**
  * Request body of "update webhook subscription" (spec 4.3). Every field is optional (`{}` is a
@@ -21,8 +20,18 @@ export const WebhookSubscriptionUpdate = z.strictObject({
   active: z.optional(z.boolean()),
 });
 
-/** The changes to apply to a webhook subscription (spec 4.3). */
-export type WebhookSubscriptionUpdate = z.input<typeof WebhookSubscriptionUpdate>;
+/**
+ * The changes to apply to a webhook subscription (spec 4.3). A type test proves it equals the
+ * input of the {@link WebhookSubscriptionUpdate} schema.
+ */
+export interface WebhookSubscriptionUpdate {
+  /** Where to deliver events: an absolute http(s) URL of at most 2048 characters. */
+  url?: string | undefined;
+  /** The event kinds to deliver: at least one; duplicates are dropped. */
+  events?: WebhookEventKind[] | undefined;
+  /** Whether events are delivered. */
+  active?: boolean | undefined;
+}
 
 /**
  * A webhook subscription as the API returns it (spec 2.4). `events: null` means every event
@@ -37,5 +46,21 @@ export const WebhookSubscription = z.looseObject({
   updatedAt: DateTime,
 });
 
-/** A webhook subscription (spec 2.4): exactly the spec's fields. */
-export type WebhookSubscription = KnownFields<z.output<typeof WebhookSubscription>>;
+/**
+ * A webhook subscription (spec 2.4): exactly the spec's fields. A type test proves it equals the
+ * {@link WebhookSubscription} schema's output without its index signature.
+ */
+export interface WebhookSubscription {
+  /** The subscription's ID. */
+  id: string;
+  /** Where events are delivered. */
+  url: string;
+  /** The event kinds delivered; `null` means every kind. */
+  events: WebhookEventKindInResponse[] | null;
+  /** Whether events are delivered. */
+  active: boolean;
+  /** When it was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** When a value last changed (ISO 8601, UTC). */
+  updatedAt: string;
+}

@@ -3,7 +3,7 @@
  * in Node, browsers, Deno, Bun and workers. The mock signs its deliveries with the same code.
  * @module
  */
-export { type WebhookVerificationErrorCode, WebhookVerificationError } from "./errors.js";
+export { type WebhookVerificationErrorCode, WebhookVerificationError } from "../errors/webhook-verification-error.js";
 export { WEBHOOK_HEADERS, type WebhookHeaders } from "./headers.js";
 export {
   signWebhook,

@@ -1,5 +1,5 @@
 import { decodeBase64, encodeBase64 } from "./base64.js";
-import { WebhookVerificationError } from "./errors.js";
+import { WebhookVerificationError } from "../errors/webhook-verification-error.js";
 
 /** Every webhook secret starts with this prefix; the rest is the base64-encoded HMAC key. */
 export const WEBHOOK_SECRET_PREFIX = "whsec_";

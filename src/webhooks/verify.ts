@@ -1,7 +1,7 @@
 import { ConfigurationError } from "../errors/prospectkit-error.js";
 import { toFieldErrors } from "../schemas/issues.js";
 import { WebhookEvent } from "../schemas/webhook-event.js";
-import { WebhookVerificationError } from "./errors.js";
+import { WebhookVerificationError } from "../errors/webhook-verification-error.js";
 import { readHeader, WEBHOOK_HEADERS, type WebhookHeaders } from "./headers.js";
 import { computeSignature, decodeSecret, type WebhookBody } from "./signature.js";
 

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { format, promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type CliProcess, startCli } from "../server/support.js";
+import { type CliProcess, startCli } from "../server/support/cli-process.js";
 import { allCodeBlocks, type CodeBlock, expectedPrints, label, ROOT, withSources } from "./markdown.js";
 
 const run = promisify(execFile);
@@ -49,7 +49,9 @@ function checkPrints(block: CodeBlock, printed: string[]): void {
   const expected = expectedPrints(block);
   if (expected.length === 0) return;
   expect(printed, `${label(block)} prints what its "prints:" comments say`).toHaveLength(expected.length);
-  printed.forEach((line, index) => expect(line).toMatch(expected[index]!));
+  printed.forEach((line, index) => {
+    expect(line).toMatch(expected[index]!);
+  });
 }
 
 let server: CliProcess;
@@ -109,6 +111,7 @@ describe("README.md and docs/*.md: every example runs as written", () => {
     const { stdout: output } = await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: "true", NO_COLOR: "1" } }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new TypeError(`${label(block)} failed under Vitest:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
     });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal colour codes (ESC [ ... m) of Vitest's output
     const stdout = output.replace(/\x1b\[[0-9;]*m/g, "");
     expect(stdout).toMatch(/Tests\s+\d+ passed/);
     expect(stdout).not.toMatch(/failed|skipped/);

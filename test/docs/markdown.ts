@@ -102,7 +102,7 @@ export const SOURCES: Record<string, string> = {
 
 /** The block's code importing the sources instead of the package. */
 export function withSources(code: string): string {
-  return code.replace(/from "(prospectkit[^"]*)"/g, (match, name: string) => {
+  return code.replace(/from "(prospectkit[^"]*)"/g, (_match, name: string) => {
     const source = SOURCES[name];
     if (source === undefined) throw new TypeError(`an example imports ${name}, which is not a public entry point`);
     return `from ${JSON.stringify(join(ROOT, source))}`;

@@ -75,7 +75,9 @@ describe("the API reference", () => {
 
   it("has functions and classes to check (the walk sees the exports)", () => {
     const count = (kind: number) => modules.flatMap((module) => module.children ?? []).filter((child) => child.kind === kind).length;
-    expect(count(KIND.function)).toBeGreaterThanOrEqual(15);
+    // 12 since the public surface was narrowed on purpose (toFieldErrors, toJsonPointer, createServerApp and
+    // createOpenApiDocument left it; test/package/exports.test.ts pins the list).
+    expect(count(KIND.function)).toBeGreaterThanOrEqual(12);
     expect(count(KIND.class)).toBeGreaterThanOrEqual(15);
   });
 });

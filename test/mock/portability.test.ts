@@ -66,12 +66,19 @@ describe("portability of prospectkit/mock", () => {
     expect(reachable.filter((file) => specifiers(file).some((spec) => spec === "msw" || spec.startsWith("msw/"))).map((f) => relative(root, f))).toEqual([]);
   });
 
-  it("only mock/index.ts imports msw, and only http, HttpResponse and types", () => {
+  it("only mock/index.ts (types) and the msw loaders (mock/msw/) import msw, and only http, HttpResponse and types", () => {
     const importers = files.filter((file) => specifiers(file).some((spec) => spec === "msw" || spec.startsWith("msw/")));
-    expect(importers.map((file) => relative(root, file))).toEqual(["mock/index.ts"]);
-    const text = readFileSync(join(mockDir, "index.ts"), "utf8");
-    const imported = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*"msw"/g)].flatMap((m) => m[1]!.split(",").map((s) => s.trim()).filter(Boolean));
-    expect(imported.sort()).toEqual(["HttpResponse", "http", "type HttpHandler"].sort());
+    expect(importers.map((file) => relative(root, file)).sort()).toEqual(["mock/index.ts", "mock/msw/load.cjs.ts", "mock/msw/load.ts"]);
+    const index = readFileSync(join(mockDir, "index.ts"), "utf8");
+    const fromMsw = [...index.matchAll(/import\s*(type\s*)?\{([^}]*)\}\s*from\s*"msw"/g)].flatMap((m) =>
+      m[2]!.split(",").map((s) => `${m[1] ? "type " : ""}${s.trim()}`).filter((s) => s !== "type " && s !== ""),
+    );
+    const fromLoader = [...index.matchAll(/import\s*\{([^}]*)\}\s*from\s*"\.\/msw\/load\.js"/g)].flatMap((m) => m[1]!.split(",").map((s) => s.trim()).filter(Boolean));
+    expect([...fromMsw, ...fromLoader].sort()).toEqual(["HttpResponse", "http", "type HttpHandler"].sort());
+    for (const loader of ["load.ts", "load.cjs.ts"]) {
+      const used = [...readFileSync(join(mockDir, "msw", loader), "utf8").matchAll(/\bmsw\.(\w+)/g)].map((m) => m[1]);
+      expect(new Set(used)).toEqual(new Set(["http", "HttpResponse"]));
+    }
   });
 
   it("the core reaches web-standard globals only: no process, Buffer, require or __dirname", () => {

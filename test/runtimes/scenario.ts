@@ -55,11 +55,17 @@ export interface ScenarioResult {
   };
 }
 
-function fieldIssues(sdk: typeof Prospectkit, issues: Parameters<typeof Prospectkit.toFieldErrors>[0], input: unknown): FieldIssue[] {
-  return sdk.toFieldErrors(issues, input).map(({ pointer, code }) => ({ pointer, code }));
+/** The field errors the SDK's request validation reports for `call` (nothing is sent), as `{ pointer, code }`. */
+async function fieldIssues(sdk: typeof Prospectkit, call: (client: Prospectkit.ProspectKitClient) => Promise<unknown>): Promise<FieldIssue[]> {
+  const offline = sdk.createClient({ apiKey: "k_offline", baseUrl: "https://offline.test", fetch: () => Promise.reject(new TypeError("never sent")) });
+  const error = await call(offline).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  return error instanceof sdk.RequestValidationError ? error.errors.map(({ pointer, code }) => ({ pointer, code })) : [];
 }
 
-function schemas(sdk: typeof Prospectkit): ScenarioResult["schemas"] {
+async function schemas(sdk: typeof Prospectkit): Promise<ScenarioResult["schemas"]> {
   const payload = { event: "signup", nested: { list: [1, "two", null] } };
   const created = sdk.ProspectLogCreate.safeParse({ source: "crm", payload, email: "a@b.co" });
   const badCreate = { emial: "a@b.co", payload: {}, email: "not-an-email" };
@@ -78,8 +84,8 @@ function schemas(sdk: typeof Prospectkit): ScenarioResult["schemas"] {
   return {
     created: created.success ? created.data : created.error.issues,
     payloadKept: created.success && created.data.payload === payload,
-    rejectedCreate: rejectedCreate.success ? [] : fieldIssues(sdk, rejectedCreate.error.issues, badCreate),
-    rejectedUpdate: rejectedUpdate.success ? [] : fieldIssues(sdk, rejectedUpdate.error.issues, badUpdate),
+    rejectedCreate: rejectedCreate.success ? [] : await fieldIssues(sdk, (client) => client.createProspectLog(badCreate as never)),
+    rejectedUpdate: rejectedUpdate.success ? [] : await fieldIssues(sdk, (client) => client.updateWebhookSubscription({ subscriptionId: "s", ...badUpdate } as never)),
     forwardCompatible: fromNewerApi.success,
     eventKinds: [...sdk.WEBHOOK_EVENT_KINDS],
   };
@@ -134,5 +140,5 @@ async function calls(sdk: typeof Prospectkit, context: ScenarioContext): Promise
  * @returns the observations, as plain JSON
  */
 export async function scenario(sdk: typeof Prospectkit, context: ScenarioContext): Promise<ScenarioResult> {
-  return { runtime: context.runtime, host: host(), schemas: schemas(sdk), sdk: await calls(sdk, context) };
+  return { runtime: context.runtime, host: host(), schemas: await schemas(sdk), sdk: await calls(sdk, context) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DateTime, HttpUrl, ProspectId, ProspectLogId } from "../../src/schemas/index.js";
-import { str, ULID26 } from "./helpers.js";
+import { str, ULID26 } from "./support/field-errors.js";
 
 describe("spec 2.2: createdAt is ISO 8601 in UTC with Z, optional fraction, calendar-valid", () => {
   it.each([

@@ -5,7 +5,7 @@ import {
   ProspectLogCreate,
   type ProspectLogCreateParsed,
 } from "../../src/schemas/index.js";
-import { fieldErrors, str, ULID26 } from "./helpers.js";
+import { fieldErrors, str, ULID26 } from "./support/field-errors.js";
 
 const minimal = { source: "crm", type: "note", payload: {} };
 

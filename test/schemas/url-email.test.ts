@@ -50,7 +50,7 @@ describe("url: absolute http or https, checked on the raw string, kept exactly a
     const base = "https://example.com/";
     expect(urlOk(base + "a".repeat(MAX_URL_LENGTH - base.length))).toBe(true);
     expect(urlOk(base + "a".repeat(MAX_URL_LENGTH - base.length + 1))).toBe(false);
-    expect(urlOk("   " + base + "a".repeat(MAX_URL_LENGTH - base.length))).toBe(false);
+    expect(urlOk(`   ${base}${"a".repeat(MAX_URL_LENGTH - base.length)}`)).toBe(false);
   });
 
   it("the parsed value is the string as sent: never trimmed or normalized", () => {

@@ -5,7 +5,7 @@ import {
   WebhookSubscription,
   WebhookSubscriptionUpdate,
 } from "../../src/schemas/index.js";
-import { fieldErrors } from "./helpers.js";
+import { fieldErrors } from "./support/field-errors.js";
 
 const subscription = {
   id: "webhooksubscription_01",

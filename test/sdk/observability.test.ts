@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Logger, type LogLevel, NotFoundError, type RequestEvent, type ResponseEvent, REDACTED } from "../../src/index.js";
+import { type Logger, type LogLevel, NotFoundError, type RequestEvent, type ResponseEvent } from "../../src/index.js";
+import { REDACTED } from "../../src/redact.js";
 import { clientFor, page } from "./support/fixtures.js";
 import { problem, useServer } from "./support/http-server.js";
 

@@ -6,10 +6,10 @@ import {
   createClient,
   type Logger,
   ProspectKitError,
-  REDACTED,
   type RequestEvent,
   type ValidationIssueEvent,
 } from "../../src/index.js";
+import { REDACTED } from "../../src/redact.js";
 import { fakeFetch, json } from "./support/fetch.js";
 import { API_KEY, caught, clientFor, createBody, page } from "./support/fixtures.js";
 import { leakForms, leaksOf, ODD_KEY } from "./support/leaks.js";

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RequestValidationError, ResponseValidationError, type ValidationIssueEvent, type ValidationMode } from "../../src/index.js";
+import { createMockApi, DEFAULT_API_KEY, DEFAULT_BASE_URL } from "../../mock/core.js";
 import { caught, clientFor, createBody, page, prospectLog, subscription } from "./support/fixtures.js";
 import { type Scripted, useServer } from "./support/http-server.js";
 
@@ -46,6 +47,23 @@ describe("issue 3.3: request bodies are checked against the strict schemas befor
     expect(error.errors).toEqual([{ pointer: "/source", code: "too_short", detail: "source must have at least 1 character" }]);
   });
 
+  it("a bad phone number is explained in words, by the SDK and by the mock alike (issue 16.8)", async () => {
+    const detail = "phoneNumber must be a phone number in E.164 form: a plus sign, then 2 to 15 digits, the first not 0";
+    const body = { source: "crm", payload: {}, phoneNumber: "030 1234567" };
+    const error = (await caught(clientFor(server.url).createProspectLog(body))) as RequestValidationError;
+    expect(error.errors).toEqual([{ pointer: "/phoneNumber", code: "invalid_format", detail }]);
+    const api = createMockApi();
+    const answer = await api.fetch(
+      new Request(`${DEFAULT_BASE_URL}/v0/prospect_logs`, {
+        method: "POST",
+        headers: { "x-api-key": DEFAULT_API_KEY, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
+    expect(answer.status).toBe(400);
+    expect((await answer.json()).errors).toEqual(error.errors);
+  });
+
   it.each([
     ["on the client", { validateRequests: false }, undefined],
     ["on one call", {}, { validateRequests: false }],
@@ -61,7 +79,8 @@ const drifted: [string, string, Scripted, unknown][] = [
   ["createProspectLog", "a missing prospectLogId", { status: 201, body: { ...prospectLog, prospectLogId: undefined } }, ["/prospectLogId"]],
   ["createProspectLog", "createdAt without Z", { status: 201, body: { ...prospectLog, createdAt: "2024-02-29T12:00:00" } }, ["/createdAt"]],
   ["getPage", "customName missing (it must be present, null or a string)", { body: { ...page, customName: undefined } }, ["/customName"]],
-  ["getPage", "versionNumber as a string", { body: { ...page, publishedVersion: { versionNumber: "3" } } }, ["/publishedVersion/versionNumber"]],
+  ["getPage", "versionNumber as a string", { body: { ...page, publishedVersion: { ...page.publishedVersion, versionNumber: "3" } } }, ["/publishedVersion/versionNumber"]],
+  ["getPage", "publishedVersion.versionId missing (present, null when unpublished)", { body: { ...page, publishedVersion: { versionNumber: 3, publishedAt: null } } }, ["/publishedVersion/versionId"]],
   ["updateWebhookSubscription", "active as a string", { body: { ...subscription, active: "yes" } }, ["/active"]],
 ];
 

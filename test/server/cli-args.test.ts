@@ -2,7 +2,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { DEFAULT_API_KEY } from "../../mock/core.js";
 import { type CliOptions, parseCli, UsageError } from "../../mock/server/cli/args.js";
-import { DEFAULT_HOST, DEFAULT_PORT } from "../../mock/server/index.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "../../mock/server/start.js";
 
 describe("parseCli", () => {
   it("defaults: port 4010, loopback, the development key, the demo data, every request printed", () => {
@@ -15,6 +15,8 @@ describe("parseCli", () => {
       dataFile: undefined,
       demo: true,
       latencyMs: 0,
+      webhooks: true,
+      webhookTimeScale: 1,
       quiet: false,
       help: false,
       version: false,
@@ -35,6 +37,9 @@ describe("parseCli", () => {
     [["--no-demo"], { demo: false }],
     [["--latency", "250"], { latencyMs: 250 }],
     [["--latency", "0.5"], { latencyMs: 0.5 }],
+    [["--no-webhooks"], { webhooks: false }],
+    [["--webhook-time-scale", "3600"], { webhookTimeScale: 3600 }],
+    [["--webhook-time-scale", "0.5"], { webhookTimeScale: 0.5 }],
     [["-q"], { quiet: true }],
     [["-h"], { help: true }],
     [["-v"], { version: true }],
@@ -50,6 +55,9 @@ describe("parseCli", () => {
     [["--port", "99999"], '--port must be a whole number from 0 to 65535, not "99999"'],
     [["--latency", "soon"], '--latency must be milliseconds from 0 to 600000, not "soon"'],
     [["--latency", "600001"], '--latency must be milliseconds from 0 to 600000, not "600001"'],
+    [["--webhook-time-scale", "0"], '--webhook-time-scale must be a number above 0, up to 1000000000, not "0"'],
+    [["--webhook-time-scale", "fast"], '--webhook-time-scale must be a number above 0, up to 1000000000, not "fast"'],
+    [["--webhook-time-scale", "2000000000"], '--webhook-time-scale must be a number above 0, up to 1000000000, not "2000000000"'],
     [["--seed="], "--seed must not be empty"],
     [["--host="], "--host must not be empty"],
     [["--data="], "--data must name a file"],

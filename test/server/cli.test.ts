@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_API_KEY } from "../../mock/index.js";
 import { DEMO_IDS } from "../../mock/server/demo.js";
 import { VERSION } from "../../src/version.js";
-import { type CliProcess, runCliToExit, startCli } from "./support.js";
+import { type CliProcess, runCliToExit, startCli } from "./support/cli-process.js";
 
 const running: CliProcess[] = [];
 afterEach(async () => {

@@ -166,8 +166,8 @@ describe("validation like the API's own", () => {
     ["a missing pageId", "/__mock/page_versions", {}, [["/pageId", "required"]]],
     ["a URL that is not http(s)", "/__mock/webhook_subscriptions", { url: "ftp://example.com" }, [["/url", "invalid_format"]]],
     ["an empty events list", "/__mock/webhook_subscriptions", { url: "https://example.com", events: [] }, [["/events", "events_empty"]]],
-    ["a fault status out of range", "/__mock/faults", { kind: "status", status: 200 }, [["/status", "too_short"]]],
-    ["an unknown fault kind", "/__mock/faults", { kind: "explode" }, [["/kind", "invalid"]]],
+    ["a fault status out of range", "/__mock/faults", { kind: "status", status: 200 }, [["/status", "too_small"]]],
+    ["an unknown fault kind", "/__mock/faults", { kind: "explode" }, [["/kind", "invalid_value"]]],
     ["a page group that does not exist", "/__mock/pages", { pageGroupId: "pagegroup_nope" }, [["/pageGroupId", "not_found"]]],
     ["a taken ID", "/__mock/page_groups", { id: "pagegroup_docs" }, [["/id", "duplicate"]]],
   ] as const)("%s: 400 with every failing field", async (_, path, json, expected) => {
@@ -177,6 +177,20 @@ describe("validation like the API's own", () => {
     expectProblem(answer, 400, "invalid_request");
     expect(answer.body.errors.map((e: { pointer: string; code: string }) => [e.pointer, e.code])).toEqual(expected);
     expect(server.api.state.snapshot()).toBe(before);
+  });
+
+  // Numbers say numbers, enums list what they allow (issue 16.5, 16.6)
+  it.each([
+    [{ kind: "status", status: 200 }, "status must be at least 400"],
+    [{ kind: "status", status: 600 }, "status must be at most 599"],
+    [{ kind: "status", status: 503, times: 0 }, "times must be at least 1"],
+    [{ kind: "latency", ms: 600_001 }, "ms must be at most 600000"],
+    [{ kind: "boom" }, 'kind must be one of "status", "latency", "network-error", "malformed-body"'],
+    [{ kind: "status", status: 503, operation: "getPages" }, 'operation must be one of "all", "createProspectLog", "getPage", "updateWebhookSubscription"'],
+  ])("a fault %j: the detail reads %j", async (json, detail) => {
+    const answer = await call("POST", "/__mock/faults", { json });
+    expectProblem(answer, 400, "invalid_request");
+    expect(answer.body.errors.map((e: { detail: string }) => e.detail)).toEqual([detail]);
   });
 
   it.each([

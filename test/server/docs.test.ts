@@ -9,14 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type CliProcess, ROOT, startCli } from "./support.js";
+import { type CliProcess, ROOT, startCli } from "./support/cli-process.js";
 
 const run = promisify(execFile);
 const guide = readFileSync(join(ROOT, "docs/server.md"), "utf8");
 const DOCUMENTED_URL = "http://127.0.0.1:4010";
 
 /** Every fenced block of `language`, in order. */
-const blocks = (language: string) => [...guide.matchAll(new RegExp("```" + language + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+const blocks = (language: string) => [...guide.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]!);
 
 /** The JSON values curl printed one after another (curl adds no newline). */
 const values = (stdout: string): unknown[] => stdout.trim().replaceAll("}{", "}\n{").split("\n").map((line) => JSON.parse(line));

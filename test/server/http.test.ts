@@ -134,7 +134,7 @@ describe("clients that go away", () => {
     const { port } = new URL(server.url);
     const socket = connect(Number(port), "127.0.0.1");
     await new Promise<void>((done) => socket.once("connect", done));
-    socket.write(head(["POST /v0/prospect_logs HTTP/1.1", "Host: mock", `x-api-key: ${KEY}`, "content-type: application/json", "content-length: 1000"]) + '{"source":"crm"');
+    socket.write(`${head(["POST /v0/prospect_logs HTTP/1.1", "Host: mock", `x-api-key: ${KEY}`, "content-type: application/json", "content-length: 1000"])}{"source":"crm"`);
     await new Promise((done) => setTimeout(done, 50));
     socket.destroy();
     await new Promise((done) => setTimeout(done, 50));

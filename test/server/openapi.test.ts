@@ -13,7 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
-import { ROOT } from "./support.js";
+import { ROOT } from "./support/cli-process.js";
 
 const KEY = "key_openapi";
 let server: MockServer;
@@ -25,11 +25,11 @@ beforeAll(async () => {
   server = await startMockServer({
     port: 0,
     apiKeys: [KEY],
-    fixtures(state) {
+    fixtures(state, { url }) {
       state.pageGroups.create({ id: "group_1" });
       state.pages.create({ id: "page_1", pageGroupId: "group_1" });
       state.pageVersions.create({ id: "version_1", pageId: "page_1" });
-      state.webhookSubscriptions.create({ id: "sub_1", url: "https://hooks.example.com/x" });
+      state.webhookSubscriptions.create({ id: "sub_1", url: `${url}/__mock/inbox/openapi` });
     },
   });
   document = await (await fetch(`${server.url}/openapi.json`)).json();
@@ -142,6 +142,19 @@ const CASES: readonly Case[] = [
   ["GET", "/v0/page_groups/group_1/pages/page_1", "/v0/page_groups/{page_group_id}/pages/{page_id}"],
   ["POST", "/__mock/faults", "/__mock/faults", { kind: "status", status: 500, operation: "updateWebhookSubscription" }],
   ["PATCH", "/v0/webhook_subscriptions/sub_1", "/v0/webhook_subscriptions/{subscription_id}", {}],
+  ["POST", "/__mock/webhook_events", "/__mock/webhook_events", { kind: "form.submitted", data: { formId: "f1" } }],
+  ["POST", "/__mock/webhook_events", "/__mock/webhook_events", { kind: "page.version.created", data: [] }],
+  ["GET", "/__mock/webhook_events", "/__mock/webhook_events"],
+  ["POST", "/__mock/webhook_deliveries/run", "/__mock/webhook_deliveries/run"],
+  ["GET", "/__mock/webhook_deliveries?subscriptionId=sub_1", "/__mock/webhook_deliveries"],
+  ["GET", "/__mock/webhook_deliveries?status=lost", "/__mock/webhook_deliveries"],
+  ["POST", "/__mock/webhook_events/event_404/redeliver", "/__mock/webhook_events/{eventId}/redeliver"],
+  ["POST", "/__mock/webhook_subscriptions/sub_1/secret/rotate", "/__mock/webhook_subscriptions/{subscriptionId}/secret/rotate"],
+  ["POST", "/__mock/webhook_subscriptions/sub_404/secret/rotate", "/__mock/webhook_subscriptions/{subscriptionId}/secret/rotate"],
+  ["GET", "/__mock/webhook_subscriptions/sub_1/secret", "/__mock/webhook_subscriptions/{subscriptionId}/secret"],
+  ["GET", "/__mock/inbox/openapi", "/__mock/inbox/{name}"],
+  ["POST", "/__mock/inbox/openapi", "/__mock/inbox/{name}", { id: "forged" }, null],
+  ["POST", "/__mock/inbox/nowhere", "/__mock/inbox/{name}", { id: "forged" }, null],
   ["POST", "/__mock/reset", "/__mock/reset"],
 ];
 

@@ -51,6 +51,6 @@ describe("banner", () => {
     });
     expect(text).toContain("curl -sS http://127.0.0.1:1/v0/page_groups/group%20%C3%BC/pages/page%2F1 -H 'x-api-key: k'\\''ey'");
     expect(text).toContain("-X PATCH http://127.0.0.1:1/v0/webhook_subscriptions/sub%201");
-    expect(text).toContain("Quiet: requests are not printed.");
+    expect(text).toContain("Quiet: requests and webhook attempts are not printed.");
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "./support.js";
+import { ROOT } from "./support/cli-process.js";
 
 const run = promisify(execFile);
 let dir: string;

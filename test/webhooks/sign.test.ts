@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { signWebhook, WebhookVerificationError } from "../../src/index.js";
-import { referenceSignature, SECRET } from "./helpers.js";
+import { referenceSignature, SECRET } from "./support/reference-signature.js";
 
 describe("signWebhook: v1, + base64 HMAC-SHA256 of id.timestamp.body with the whsec_ key bytes", () => {
   it("reproduces the published Standard Webhooks / Svix example vector", async () => {

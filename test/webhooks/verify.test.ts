@@ -8,10 +8,10 @@ import {
   type WebhookEventKind,
   WebhookVerificationError,
 } from "../../src/index.js";
-import { EVENT, NOW, NOW_SECONDS, referenceSignature, SECRET, signedHeaders } from "./helpers.js";
+import { EVENT, NOW, NOW_SECONDS, referenceSignature, SECRET, signedHeaders } from "./support/reference-signature.js";
 
 const BODY = JSON.stringify(EVENT);
-const OTHER_SECRET = "whsec_" + Buffer.from("another key of twenty-four").toString("base64");
+const OTHER_SECRET = `whsec_${Buffer.from("another key of twenty-four").toString("base64")}`;
 
 /** Runs verifyWebhook on a valid delivery changed by `change`, at the receiver time NOW. */
 function verify(change: Partial<VerifyWebhookOptions> = {}) {
@@ -129,7 +129,7 @@ describe("types", () => {
 
 describe("WebhookVerificationError is one of the SDK's errors", () => {
   it("is a ProspectKitError with kind and name WebhookVerificationError, recognised by is()", async () => {
-    const error = await verify({ secret: "whsec_" + btoa("another key of 24 bytes!") }).catch((e: unknown) => e);
+    const error = await verify({ secret: `whsec_${btoa("another key of 24 bytes!")}` }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebhookVerificationError);
     expect(ProspectKitError.is(error)).toBe(true);
     expect(WebhookVerificationError.is(error)).toBe(true);

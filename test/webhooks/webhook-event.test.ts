@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_KINDS, WebhookEvent } from "../../src/schemas/index.js";
-import { fieldErrors } from "../schemas/helpers.js";
-import { EVENT } from "./helpers.js";
+import { fieldErrors } from "../schemas/support/field-errors.js";
+import { EVENT } from "./support/reference-signature.js";
 
 describe("WebhookEvent: the envelope { id, type, createdAt, data } of every delivery", () => {
   it.each(WEBHOOK_EVENT_KINDS.map((kind) => [kind]))("accepts an event of kind %s", (kind) => {

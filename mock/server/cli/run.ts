@@ -1,6 +1,7 @@
 /**
  * `prospectkit-mock`: reads the command line, starts the server, prints the banner and a line
- * per request, and stops cleanly on SIGINT or SIGTERM. Every expected failure (a bad flag, an
+ * per request, and stops cleanly on SIGINT, SIGTERM or SIGHUP, or when the process that started
+ * it exits (so that terminating `npx` never leaves the server running as an orphan). Every expected failure (a bad flag, an
  * unreadable or invalid `--data` file, a port in use) is one line on stderr and exit code 2;
  * nothing ever prints a stack trace or the API key.
  * @module
@@ -8,18 +9,23 @@
 import { VERSION } from "../../../src/version.js";
 import { loadFixtures } from "../../control/fixtures.js";
 import { MockStateError, type MockState } from "../../core.js";
-import { DEMO_FIXTURES } from "../demo.js";
+import { INBOX_PATH } from "../../control/inbox.js";
+import { demoFixtures } from "../demo.js";
 import { startMockServer, type MockServer } from "../start.js";
-import { type CliOptions, HELP, parseCli, UsageError } from "./args.js";
+import { type CliOptions, helpText, parseCli, UsageError } from "./args.js";
 import { describeFieldErrors, readDataFile } from "./data-file.js";
-import { banner, requestLine } from "./output.js";
+import { banner, deliveryLine, requestLine } from "./output.js";
+import { watchParent } from "./parent.js";
 
 /** Where the CLI writes, and how it learns of a stop request (replaceable in tests). */
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
-  /** Registers the stop handler (default: SIGINT and SIGTERM). */
-  onStop(stop: () => void): void;
+  /**
+   * Registers the stop handler (default: SIGINT, SIGTERM and SIGHUP, and the parent process
+   * exiting, which `stop` learns as its `reason`).
+   */
+  onStop(stop: (reason?: string) => void): void;
 }
 
 /** The exit code of a usage error (bad flag, bad file, port in use). */
@@ -29,15 +35,15 @@ const processIo: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
   onStop(stop) {
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => stop());
+    watchParent(() => stop("the process that started it exited"));
   },
 };
 
-function fixturesOf(options: CliOptions): (state: MockState) => void {
+function fixturesOf(options: CliOptions): (state: MockState, server: { readonly url: string }) => void {
   const data = options.dataFile === undefined ? undefined : readDataFile(options.dataFile);
-  return (state) => {
-    if (options.demo) loadFixtures(state, DEMO_FIXTURES);
+  return (state, { url }) => {
+    if (options.demo) loadFixtures(state, demoFixtures(url));
     if (data === undefined) return;
     try {
       loadFixtures(state, data);
@@ -75,7 +81,13 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
       ...(options.seed !== undefined && { seed: options.seed }),
       latencyMs: options.latencyMs,
       fixtures: fixturesOf(options),
-      ...(!options.quiet && { onRequest: (request) => io.stdout.write(requestLine(request)) }),
+      // The console's own refreshes would drown the user's calls: only what the user did is printed.
+      ...(!options.quiet && { onRequest: (request) => request.console || io.stdout.write(requestLine(request)) }),
+      webhooks: {
+        deliver: options.webhooks,
+        timeScale: options.webhookTimeScale,
+        ...(!options.quiet && { onAttempt: (attempt, delivery) => io.stdout.write(deliveryLine(attempt, delivery)) }),
+      },
     });
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -96,7 +108,7 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
     const options = parseCli(argv);
-    if (options.help) return (io.stdout.write(`${HELP}\n`), 0);
+    if (options.help) return (io.stdout.write(`${helpText()}\n`), 0);
     if (options.version) return (io.stdout.write(`${VERSION}\n`), 0);
     const server = await start(options, io);
     const state = server.api.state;
@@ -112,11 +124,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         page: page && { pageGroupId: page.pageGroupId, pageId: page.id },
         subscriptionId: subscription?.id,
         quiet: options.quiet,
+        webhooks: {
+          deliver: options.webhooks,
+          timeScale: options.webhookTimeScale,
+          inboxUrl: subscription?.url.startsWith(`${server.url}${INBOX_PATH}/`) ? subscription.url : undefined,
+        },
       }),
     );
-    await new Promise<void>((resolve) => io.onStop(resolve));
+    const reason = await new Promise<string | undefined>((resolve) => io.onStop(resolve));
     await server.close();
-    io.stdout.write("prospectkit-mock stopped\n");
+    io.stdout.write(reason === undefined ? "prospectkit-mock stopped\n" : `prospectkit-mock stopped: ${reason}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

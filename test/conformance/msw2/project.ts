@@ -51,8 +51,8 @@ const fromPackedPackage: esbuild.Plugin = {
 };
 
 /**
- * Bundles the msw 2 suite entry into one ES module whose packages (`prospectkit`, `msw`,
- * `vitest`) stay imports, resolved where the bundle lies.
+ * Bundles the msw 2 suite entry into one ES module whose packages under test (`prospectkit`, `msw`,
+ * `vitest`) stay imports, resolved where the bundle lies; test-only helpers (fast-check) are bundled in.
  *
  * @param outfile - where to write the bundle
  */
@@ -61,7 +61,7 @@ export async function bundleSuite(outfile: string): Promise<void> {
     entryPoints: [join(import.meta.dirname, "suite.entry.ts")],
     outfile,
     bundle: true,
-    packages: "external",
+    external: ["prospectkit", "prospectkit/*", "msw", "msw/*", "vitest"],
     plugins: [fromPackedPackage],
     format: "esm",
     platform: "node",

@@ -73,7 +73,7 @@ describe("what is sent: a Standard Webhooks POST", () => {
   });
 
   it("each subscription's deliveries are signed with its own secret", async () => {
-    const other = "whsec_" + btoa("a different key, 24 byte");
+    const other = `whsec_${btoa("a different key, 24 byte")}`;
     const { dispatcher, received } = harness();
     dispatcher.emit("form.enriched", {}, [target("a"), target("b", { secret: other })]);
     await dispatcher.runDue();

@@ -1,5 +1,5 @@
 import { createWebhookDispatcher, type WebhookDispatcherOptions, type WebhookTarget } from "../../../mock/webhooks/index.js";
-import { SECRET } from "../../webhooks/helpers.js";
+import { SECRET } from "../../webhooks/support/reference-signature.js";
 
 /** Where every test's clock starts: 2024-02-29T12:00:00.000Z. */
 export const START = Date.parse("2024-02-29T12:00:00.000Z");

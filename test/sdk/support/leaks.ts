@@ -23,7 +23,7 @@ export function leakForms(secret: string): string[] {
     unicodeEscaped(secret),
     unicodeEscaped(secret[0]!) + secret.slice(1),
     encoded,
-    encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    encoded.replace(/%[0-9A-F]{2}/g, (sequence) => sequence.toLowerCase()),
   ];
 }
 

@@ -5,7 +5,7 @@
  */
 import { type WebhookSubscriptionUpdate as Update, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 import { MockStateError } from "../errors.js";
-import { FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
+import { type FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
 import { formatTimestamp } from "../clock.js";
 import type { WebhookEvent } from "../../src/schemas/index.js";
@@ -32,7 +32,7 @@ export interface WebhookSubscriptionsApi {
   list(options?: TenantOption): WebhookSubscriptionRecord[];
   /**
    * Gives the subscription a new seeded secret. The old one keeps signing beside it (two `v1,`
-   * signatures, as Standard Webhooks allows) for {@link SECRET_ROTATION_OVERLAP_MS}, so receivers
+   * signatures, as Standard Webhooks allows) for `SECRET_ROTATION_OVERLAP_MS`, so receivers
    * can switch without losing a delivery.
    * @throws {MockStateError} for an unknown subscription
    */

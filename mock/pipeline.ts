@@ -5,17 +5,20 @@
  * escaping (the property tests prove none occurs).
  * @module
  */
-import { formatTimestamp } from "../clock.js";
-import type { TakenFaults } from "../faults.js";
-import { OPERATION_HANDLERS } from "../operations/index.js";
-import { isPending, type Pending } from "../operations/context.js";
-import type { LoggedRequest } from "../request-log.js";
-import type { Store } from "../state/store.js";
-import { authenticate } from "./auth.js";
-import { readJsonBody } from "./body.js";
-import { forMethod, methodOf } from "./method.js";
-import { PROBLEMS, problem, type Reply, toResponse } from "./reply.js";
-import { matchRoute, type OperationId, type RouteMatch } from "./router.js";
+import { formatTimestamp } from "./clock.js";
+import type { TakenFaults } from "./faults.js";
+import { OPERATION_HANDLERS } from "./operations/index.js";
+import { isPending, type Pending } from "./operations/context.js";
+import type { LoggedRequest } from "./request-log.js";
+import type { Store } from "./state/store.js";
+import { type AuthResult, authenticate } from "./http/auth.js";
+import { readJsonBody } from "./http/body.js";
+import { forMethod, methodOf } from "./http/method.js";
+import { problem, type Reply, toResponse } from "./http/reply.js";
+import { ERROR_CODES } from "../src/schemas/index.js";
+import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../src/schemas/problem.js";
+import { API_PREFIX, type OperationId } from "../src/operations.js";
+import { type ApiRouteMatch, matchRoute } from "./http/router.js";
 
 /** What the pipeline produced: a response, or a dropped connection. */
 export type Outcome = { readonly kind: "response"; readonly response: Response } | { readonly kind: "network-error" };
@@ -29,15 +32,10 @@ export interface PipelineDeps {
   /** A new `req_` ID. */
   newRequestId(): string;
   takeFaults(operation: OperationId | null): TakenFaults;
-  /** Logs an answered request; `tenantId` is the caller's tenant once authenticated, else null. */
-  record(entry: LoggedRequest, tenantId: string | null): void;
+  /** Logs an answered request (with the caller's tenant, when its key is known). */
+  record(entry: LoggedRequest): void;
 }
 
-const STATUS_TITLES: Readonly<Record<number, string>> = {
-  502: "Bad gateway",
-  503: "Service unavailable",
-  504: "Gateway timeout",
-};
 
 /** The problem reply of an injected status fault. */
 function faultReply(requestId: string, status: number, retryAfterSeconds: number | null): Reply {
@@ -46,10 +44,10 @@ function faultReply(requestId: string, status: number, retryAfterSeconds: number
       ? "rate_limited"
       : status >= 500
         ? "internal_error"
-        : ((Object.keys(PROBLEMS) as (keyof typeof PROBLEMS)[]).find((c) => PROBLEMS[c].status === status) ?? "invalid_request");
+        : (ERROR_CODES.find((c) => PROBLEM_STATUSES[c].status === status) ?? "invalid_request");
   return problem(requestId, code, `The mock answers ${status} because a fault was injected for this call.`, {
     status,
-    ...(STATUS_TITLES[status] !== undefined && { title: STATUS_TITLES[status] }),
+    ...(EXTRA_STATUS_TITLES[status] !== undefined && { title: EXTRA_STATUS_TITLES[status] }),
     ...(retryAfterSeconds !== null && { headers: { "retry-after": String(retryAfterSeconds) } }),
   });
 }
@@ -69,17 +67,15 @@ function relativePath(pathname: string, basePath: string): string {
 async function answer(
   store: Store,
   request: Request,
-  route: RouteMatch,
+  route: ApiRouteMatch,
+  auth: AuthResult,
   requestId: string,
   onBody: (body: unknown) => void,
-  onTenant: (tenantId: string) => void,
 ): Promise<Reply | Pending> {
-  if (route.kind === "not-found" && !route.underV0) {
-    return problem(requestId, "not_found", "Every API path starts with /v0.");
+  if (route.kind === "not-found" && !route.underApi) {
+    return problem(requestId, "not_found", `Every API path starts with ${API_PREFIX}.`);
   }
-  const auth = authenticate(store, request.headers);
   if (!auth.ok) return problem(requestId, auth.code, auth.detail);
-  onTenant(auth.tenant.record.id);
   if (route.kind === "not-found") return problem(requestId, "not_found", "No API operation has this path.");
   if (route.kind === "wrong-method") {
     const allow = route.allow.join(", ");
@@ -106,14 +102,17 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
     let receivedAt = "";
     let path = "";
     let operation: OperationId | null = null;
-    let requestBody: unknown;
     let tenantId: string | null = null;
+    let requestBody: unknown;
     let reply: Reply | null = null;
     try {
       requestId = deps.newRequestId();
       receivedAt = formatTimestamp(store.nowMs());
       path = new URL(request.url).pathname;
       const route = matchRoute(methodOf(request), relativePath(path, deps.basePath));
+      // Looked up first so the log knows the caller of every request, faults and 404s included.
+      const auth = authenticate(store, request.headers);
+      if (auth.ok) tenantId = auth.tenant.record.id;
       operation = route.kind === "operation" ? route.operation : null;
       const { latencyMs, fault } = deps.takeFaults(operation);
       const dropNow = fault?.kind === "network-error" && !fault.afterProcessing;
@@ -121,7 +120,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
         ? null
         : fault?.kind === "status"
           ? faultReply(requestId, fault.status, fault.retryAfterSeconds)
-          : await answer(store, request, route, requestId, (body) => (requestBody = body), (id) => (tenantId = id));
+          : await answer(store, request, route, auth, requestId, (body) => (requestBody = body));
       if (latencyMs > 0) {
         if (pending !== null && isPending(pending)) pending.hold();
         await new Promise((resolve) => setTimeout(resolve, latencyMs));
@@ -133,6 +132,11 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
     } catch {
       reply = problem(requestId, "internal_error", "The mock failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
     }
+    // A request answered before authentication (an injected fault) still belongs to its key's tenant.
+    if (tenantId === null) {
+      const auth = authenticate(store, request.headers);
+      if (auth.ok) tenantId = auth.tenant.record.id;
+    }
     deps.record({
       requestId,
       method: methodOf(request),
@@ -143,7 +147,8 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       responseBody: reply === null ? undefined : (reply.rawText ?? reply.body),
       receivedAt,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-    }, tenantId);
+      tenantId,
+    });
     return reply === null ? { kind: "network-error" } : { kind: "response", response: await forMethod(methodOf(request), toResponse(reply, requestId)) };
   };
 }

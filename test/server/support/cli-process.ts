@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
 /** The repository root. */
-export const ROOT = resolve(import.meta.dirname, "../..");
+export const ROOT = resolve(import.meta.dirname, "../../..");
 
 /** The built CLI (npm test builds before it runs the tests). */
 export const CLI = resolve(ROOT, "dist/mock/server/cli.js");

@@ -1,4 +1,4 @@
-import { brand, ProspectKitError } from "../errors/prospectkit-error.js";
+import { brand, ProspectKitError } from "./prospectkit-error.js";
 
 /**
  * Why a webhook was rejected, as a machine-readable code:

@@ -1,5 +1,5 @@
 import type * as z from "zod/mini";
-import { toFieldErrors } from "../../src/schemas/index.js";
+import { toFieldErrors } from "../../../src/schemas/index.js";
 
 /** Parses `input` and returns the field errors (empty when valid), so tables can assert pointer and code. */
 export function fieldErrors(schema: z.ZodMiniType, input: unknown) {

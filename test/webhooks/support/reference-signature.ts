@@ -10,7 +10,7 @@ export const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 export function referenceSignature(secret: string, id: string, timestamp: number | string, body: string | Uint8Array): string {
   const key = Buffer.from(secret.slice("whsec_".length), "base64");
   const mac = createHmac("sha256", key).update(`${id}.${timestamp}.`);
-  return "v1," + mac.update(body).digest("base64");
+  return `v1,${mac.update(body).digest("base64")}`;
 }
 
 /** A valid event body. */

@@ -1,0 +1,38 @@
+/**
+ * The CLI never outlives whoever started it. `npx prospectkit-mock` runs the server as a
+ * grandchild (npm, then `sh -c`, then node): terminating npx (a test runner's teardown, Python's
+ * `Popen.terminate()`) kills the shell between them but never reaches the server, which would go
+ * on answering as an orphan. When the parent goes away, the kernel hands the process to another
+ * (init or a subreaper), so its parent process ID changes: that is the signal to stop.
+ * @module
+ */
+
+/** How often the parent process ID is read, in milliseconds. */
+export const PARENT_POLL_MS = 250;
+
+/** Where the parent process ID is read (replaceable in tests). */
+export interface ParentSource {
+  /** The current parent process ID. */
+  ppid(): number;
+}
+
+const processParent: ParentSource = { ppid: () => process.ppid };
+
+/**
+ * Calls `onGone` once, when the process's parent has exited (its parent process ID changed).
+ * The timer never keeps the process alive by itself.
+ * @param onGone - called once, when the parent has gone
+ * @param source - where the parent process ID is read (default: this process's)
+ * @param intervalMs - how often to look
+ * @returns a function that stops watching
+ */
+export function watchParent(onGone: () => void, source: ParentSource = processParent, intervalMs = PARENT_POLL_MS): () => void {
+  const parent = source.ppid();
+  const timer = setInterval(() => {
+    if (source.ppid() === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

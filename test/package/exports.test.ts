@@ -1,0 +1,121 @@
+/**
+ * The public surface, pinned: the runtime exports of every entry point of the packed package,
+ * loaded from an empty project. A new export (or a lost one) fails here, so it is a decision made
+ * in review, not an accident of an `export *`. And `prospectkit/mock` without msw installed fails
+ * with one error that names the fix, under `import` and under `require`.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { installIntoEmptyProject, packTarball } from "./pack.js";
+
+const SDK = [
+  "APIConnectionError",
+  "APIError",
+  "APITimeoutError",
+  "APIUserAbortError",
+  "AuthenticationError",
+  "BadRequestError",
+  "ConfigurationError",
+  "ConflictError",
+  "DEFAULT_PROSPECT_LOG_TYPE",
+  "DEFAULT_WEBHOOK_TOLERANCE_SECONDS",
+  "DateTime",
+  "E164_PATTERN",
+  "ERROR_CODES",
+  "FieldError",
+  "HttpUrl",
+  "InternalServerError",
+  "JsonObjectSchema",
+  "MAX_URL_LENGTH",
+  "NotFoundError",
+  "OpaqueId",
+  "PROBLEM_CONTENT_TYPE",
+  "PROSPECT_ID_PATTERN",
+  "PROSPECT_LOG_ID_PATTERN",
+  "Page",
+  "PermissionDeniedError",
+  "ProblemDetails",
+  "ProspectId",
+  "ProspectKitError",
+  "ProspectLog",
+  "ProspectLogCreate",
+  "ProspectLogId",
+  "PublishedVersion",
+  "RateLimitError",
+  "RequestValidationError",
+  "ResponseValidationError",
+  "UnprocessableEntityError",
+  "WEBHOOK_EVENT_KINDS",
+  "WEBHOOK_HEADERS",
+  "WEBHOOK_SECRET_PREFIX",
+  "WebhookEvent",
+  "WebhookEventKind",
+  "WebhookEventKindInResponse",
+  "WebhookSubscription",
+  "WebhookSubscriptionUpdate",
+  "WebhookVerificationError",
+  "createBaseClient",
+  "createClient",
+  "createProspectLog",
+  "getPage",
+  "signWebhook",
+  "updateWebhookSubscription",
+  "verifyWebhook",
+];
+
+const MOCK_CORE = [
+  "DEFAULT_API_KEY",
+  "DEFAULT_BASE_URL",
+  "DEFAULT_COMPUTED_NAME",
+  "DEFAULT_SEED",
+  "FORM_EVENT_KINDS",
+  "IDEMPOTENCY_WINDOW_MS",
+  "MAX_BODY_BYTES",
+  "MockStateError",
+  "OPERATIONS",
+  "WEBHOOK_EVENT_KINDS",
+  "createMockApi",
+  "normaliseLinkedinUrl",
+];
+
+const SERVER = ["startMockServer"];
+
+describe("the packed package's public surface", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = installIntoEmptyProject(packTarball());
+  }, 120_000);
+
+  const run = (file: string, source: string) => {
+    writeFileSync(join(dir, file), source);
+    return execFileSync(process.execPath, [file], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  };
+  const keysOf = (entry: string, flavour: "import" | "require") =>
+    JSON.parse(
+      flavour === "import"
+        ? run("keys.mjs", `const m = await import(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort()));`)
+        : run("keys.cjs", `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(entry)})).sort()));`),
+    ) as string[];
+
+  it.each([
+    ["prospectkit", SDK],
+    ["prospectkit/mock/core", MOCK_CORE],
+    ["prospectkit/mock/server", SERVER],
+  ] as const)("%s exports exactly the pinned names, under import and require", (entry, pinned) => {
+    expect(keysOf(entry, "import")).toEqual([...pinned].sort());
+    expect(keysOf(entry, "require")).toEqual([...pinned].sort());
+  });
+
+  it.each(["import", "require"] as const)("prospectkit/mock without msw: one error naming npm install --save-dev msw and prospectkit/mock/core (%s)", (flavour) => {
+    const source =
+      flavour === "import"
+        ? `try { await import("prospectkit/mock"); console.log("loaded"); } catch (error) { console.log(JSON.stringify([error.message, error.code])); }`
+        : `try { require("prospectkit/mock"); console.log("loaded"); } catch (error) { console.log(JSON.stringify([error.message, error.code])); }`;
+    const [message, code] = JSON.parse(run(flavour === "import" ? "no-msw.mjs" : "no-msw.cjs", source)) as [string, string];
+    expect(message).toContain("npm install --save-dev msw");
+    expect(message).toContain("prospectkit/mock/core");
+    expect(code).toBe("ERR_MODULE_NOT_FOUND");
+  });
+});
