@@ -46,10 +46,15 @@ export interface MockApiOptions {
    * hook called after each attempt (`onAttempt`).
    */
   readonly webhooks?: {
+    /** Sends an attempt (default `globalThis.fetch`). */
     readonly fetch?: WebhookFetch;
+    /** How long one attempt may take (default 15,000 ms). */
     readonly timeoutMs?: number;
+    /** How many attempts may be in flight at once (default no limit). */
     readonly concurrency?: number;
+    /** How many times faster than real time the retry schedule runs (default 1). */
     readonly timeScale?: number;
+    /** How many deliveries and events are kept (default 10,000). */
     readonly maxRecords?: number;
     /** The monotonic clock (milliseconds) that times attempts; default: the mock's own clock. */
     readonly elapsedMs?: () => number;

@@ -10,7 +10,7 @@ import { createMockApi, type MockApi, type MockApiOptions, type MockState } from
 import { coreOf } from "../create-mock-api.js";
 import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
-import { createDeliveryLoop, DEFAULT_WEBHOOK_CONCURRENCY, type ServerWebhookOptions } from "./delivery.js";
+import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
 import { createRawAnswerer } from "./raw-requests.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
 import { declaresTooLargeBody } from "./read-body.js";
@@ -33,7 +33,7 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly fixtures?: (state: MockState, server: { readonly url: string }) => void;
   /**
    * Webhook delivery. By default the server POSTs every due delivery to its subscription's URL
-   * (at most `DEFAULT_WEBHOOK_CONCURRENCY` at once, 15 s per attempt, the real retry
+   * (at most 8 at once, 15 s per attempt, the real retry
    * schedule). `deliver: false` records events without sending; `timeScale: 3600` runs an hour of
    * the retry schedule per second; `onAttempt` sees each attempt as it ends.
    */
