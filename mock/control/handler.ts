@@ -95,7 +95,7 @@ export function createMockControl(options: MockControlOptions): (request: Reques
     const auth = isPublic ? { tenantId: "" } : authenticateControl(api, request, requestId);
     if ("status" in auth) return auth;
     const { tenantId } = auth;
-    if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /openapi.json).");
+    if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /__mock/openapi.json).");
     if (match.kind === "wrong-method") {
       const allow = match.allow.join(", ");
       return problem(requestId, "method_not_allowed", `This path accepts ${allow} only.`, { headers: { allow } });

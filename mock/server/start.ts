@@ -38,7 +38,7 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
    * the retry schedule per second; `onAttempt` sees each attempt as it ends.
    */
   readonly webhooks?: ServerWebhookOptions;
-  /** Default {@link DEFAULT_PORT}; `0` picks a free port. */
+  /** Default `4010`; `0` picks a free port. */
   readonly port?: number;
   /** Default `127.0.0.1` (loopback); `0.0.0.0` exposes the server to the network. */
   readonly host?: string;
