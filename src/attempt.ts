@@ -1,5 +1,4 @@
 import { createFetch, fetch as globalFetch } from "ofetch";
-import { unlessAborted } from "./abort.js";
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from "./errors/failures.js";
 import type { Redactor } from "./redact.js";
 
@@ -97,15 +96,24 @@ export async function sendAttempt(
   if (signal?.aborted) throw new APIUserAbortError(attempt - 1, signal.reason);
   const controller = new AbortController();
   let timedOut = false;
+  // raced with the transport: a custom fetch may not tie its body to the signal. The timer and the
+  // caller's signal reject it directly, so no listener sits on the attempt's own signal.
+  let stop!: (reason: unknown) => void;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
+  });
+  const abort = (reason?: unknown) => {
+    controller.abort(reason);
+    stop(controller.signal.reason);
+  };
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    abort();
   }, timeoutMs);
-  const abort = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", abort);
+  const onCallerAbort = signal && (() => abort(signal.reason));
+  if (onCallerAbort) signal.addEventListener("abort", onCallerAbort);
   try {
-    // raced with the signal: a custom fetch may not tie its body to the signal
-    return await unlessAborted(controller.signal, () => transport(request, controller.signal), () => controller.signal.reason);
+    return await Promise.race([transport(request, controller.signal), stopped]);
   } catch (error) {
     if (signal?.aborted) throw new APIUserAbortError(attempt, signal.reason);
     const cause = unwrap(error);
@@ -113,7 +121,7 @@ export async function sendAttempt(
     throw new APIConnectionError(`Connection error: ${redact.text(causeMessage(cause))}`, attempt, cause);
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener("abort", abort);
+    if (onCallerAbort) signal.removeEventListener("abort", onCallerAbort);
   }
 }
 
