@@ -20,49 +20,64 @@ export function isWellFormed(text: string): boolean {
 
 type Path = PropertyKey[];
 
-/** Walks a body the way `JSON.stringify` would, collecting everything JSON cannot carry. */
+/**
+ * Walks a body the way `JSON.stringify` would, collecting everything JSON cannot carry. One path
+ * array is shared by the whole walk (pushed and popped), and copied only into an error.
+ */
 class Converter {
   readonly errors: FieldError[] = [];
   private readonly ancestors = new Set<object>();
+  private readonly path: Path = [];
 
-  fail(path: Path, code: string, detail: string): undefined {
-    this.errors.push(fieldError(path, code, detail));
+  fail(code: string, detail: string): undefined {
+    this.errors.push(fieldError([...this.path], code, detail));
     return undefined;
   }
 
-  convert(value: unknown, path: Path, key: string): unknown {
+  convert(value: unknown, key: string): unknown {
     switch (typeof value) {
       case "string":
-        return isWellFormed(value) ? value : this.fail(path, "invalid_string", "must be valid Unicode (it has a lone surrogate)");
+        return isWellFormed(value) ? value : this.fail("invalid_string", "must be valid Unicode (it has a lone surrogate)");
       case "number":
-        return Number.isFinite(value) ? value : this.fail(path, "invalid_number", `must be a finite number (JSON has no ${value})`);
+        return Number.isFinite(value) ? value : this.fail("invalid_number", `must be a finite number (JSON has no ${value})`);
       case "boolean":
         return value;
       case "bigint":
-        return this.fail(path, "invalid_type", "must be a number, not a BigInt (JSON has none)");
+        return this.fail("invalid_type", "must be a number, not a BigInt (JSON has none)");
       case "object":
-        return value === null ? null : this.object(value, path, key);
+        return value === null ? null : this.object(value, key);
       default: // undefined, a function or a symbol: only a missing field may be undefined (see `object`)
-        return this.fail(path, "invalid_type", `must be a JSON value, not ${typeof value === "undefined" ? "undefined" : `a ${typeof value}`}`);
+        return this.fail("invalid_type", `must be a JSON value, not ${typeof value === "undefined" ? "undefined" : `a ${typeof value}`}`);
     }
   }
 
-  private object(value: object, path: Path, key: string): unknown {
+  private object(value: object, key: string): unknown {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") return this.convert(toJSON.call(value, key), path, key); // a Date becomes its ISO string
-    if (this.ancestors.has(value)) return this.fail(path, "invalid_value", "must not contain itself (a cycle)");
-    if (path.length >= MAX_DEPTH) return this.fail(path, "too_deep", `must not be nested more than ${MAX_DEPTH} levels deep`);
+    if (typeof toJSON === "function") return this.convert(toJSON.call(value, key), key); // a Date becomes its ISO string
+    if (this.ancestors.has(value)) return this.fail("invalid_value", "must not contain itself (a cycle)");
+    const { path } = this;
+    if (path.length >= MAX_DEPTH) return this.fail("too_deep", `must not be nested more than ${MAX_DEPTH} levels deep`);
     this.ancestors.add(value);
     let copy: unknown;
     if (Array.isArray(value)) {
-      copy = value.map((item, index) => this.convert(item, [...path, index], String(index)));
+      const { length } = value;
+      const items = new Array<unknown>(length);
+      for (let index = 0; index < length; index++) {
+        if (!(index in value)) continue; // a hole stays a hole, as Array#map leaves it (JSON.stringify writes null)
+        path.push(index);
+        items[index] = this.convert(value[index], String(index));
+        path.pop();
+      }
+      copy = items;
     } else {
       const record: Record<string, unknown> = {};
       for (const name of Object.keys(value)) {
         const item = (value as Record<string, unknown>)[name];
         if (item === undefined) continue; // an absent optional field, as JSON.stringify leaves it out
-        if (!isWellFormed(name)) this.fail([...path, name], "invalid_string", "must be a valid Unicode name (it has a lone surrogate)");
-        else record[name] = this.convert(item, [...path, name], name);
+        path.push(name);
+        if (!isWellFormed(name)) this.fail("invalid_string", "must be a valid Unicode name (it has a lone surrogate)");
+        else record[name] = this.convert(item, name);
+        path.pop();
       }
       copy = record;
     }
@@ -85,7 +100,7 @@ class Converter {
  */
 export function toJsonBody(operation: string, body: unknown): unknown {
   const converter = new Converter();
-  const copy = converter.convert(body, [], "");
+  const copy = converter.convert(body, "");
   if (converter.errors.length > 0) throw new RequestValidationError(operation, converter.errors);
   return copy;
 }
