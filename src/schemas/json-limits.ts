@@ -28,13 +28,39 @@ export interface JsonLimitOptions {
 
 interface Frame {
   readonly value: unknown;
-  readonly path: readonly (string | number)[];
+  /** The frame of the container this value is a member of, and its key there; the path is built from them only for an issue. */
+  readonly parent: Frame | undefined;
+  readonly key: string | number;
   readonly level: number;
+}
+
+function pathOf(frame: Frame): (string | number)[] {
+  const keys: (string | number)[] = [];
+  for (let at: Frame | undefined = frame; at !== undefined && at.parent !== undefined; at = at.parent) keys.push(at.key);
+  return keys.reverse();
 }
 
 /** Marks the end of a container's members: it is no longer an ancestor of what follows. */
 class Leave {
   constructor(readonly container: object) {}
+}
+
+/**
+ * The common case, answered without allocating: whether `value` certainly keeps the limits. The
+ * recursion stops at {@link MAX_JSON_DEPTH}, so it is bounded even for a cycle (which it reports
+ * as `false`); on `false`, {@link jsonLimitIssues} walks the value again to say where and why.
+ */
+function keepsLimits(value: unknown, level: number): boolean {
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value !== "object" || value === null) return true;
+  if (level > MAX_JSON_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = value.length - 1; i >= 0; i--) if (!keepsLimits(value[i], level + 1)) return false;
+    return true;
+  }
+  const keys = Object.keys(value);
+  for (let i = keys.length - 1; i >= 0; i--) if (!keepsLimits((value as Record<string, unknown>)[keys[i]!], level + 1)) return false;
+  return true;
 }
 
 /**
@@ -47,28 +73,30 @@ class Leave {
  * @returns the issues, at most {@link MAX_JSON_LIMIT_ISSUES}; empty when the value keeps the limits
  */
 export function jsonLimitIssues(value: unknown, options: JsonLimitOptions = {}): JsonLimitIssue[] {
+  const level = options.level ?? 1;
+  if (keepsLimits(value, level)) return [];
   const issues: JsonLimitIssue[] = [];
   let tooDeep = false;
   const ancestors = new Set<object>();
-  const stack: (Frame | Leave)[] = [{ value, path: [], level: options.level ?? 1 }];
+  const stack: (Frame | Leave)[] = [{ value, parent: undefined, key: "", level }];
   while (stack.length > 0 && issues.length < MAX_JSON_LIMIT_ISSUES) {
     const frame = stack.pop()!;
     if (frame instanceof Leave) {
       ancestors.delete(frame.container);
       continue;
     }
-    const { value: item, path, level } = frame;
+    const { value: item, level } = frame;
     if (typeof item === "number") {
-      if (!Number.isFinite(item)) issues.push({ path, code: "not_finite", message: "must be a finite number (a JSON number that fits a double)" });
+      if (!Number.isFinite(item)) issues.push({ path: pathOf(frame), code: "not_finite", message: "must be a finite number (a JSON number that fits a double)" });
       continue;
     }
     if (typeof item !== "object" || item === null) continue;
     if (ancestors.has(item)) {
-      issues.push({ path, code: "cycle", message: "must not contain itself (a cycle JSON cannot represent)" });
+      issues.push({ path: pathOf(frame), code: "cycle", message: "must not contain itself (a cycle JSON cannot represent)" });
       continue;
     }
     if (level > MAX_JSON_DEPTH) {
-      if (!tooDeep) issues.push({ path, code: "too_deep", message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep` });
+      if (!tooDeep) issues.push({ path: pathOf(frame), code: "too_deep", message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep` });
       tooDeep = true;
       continue;
     }
@@ -76,11 +104,11 @@ export function jsonLimitIssues(value: unknown, options: JsonLimitOptions = {}):
     stack.push(new Leave(item));
     // Pushed in reverse so that they come off the stack in document order.
     if (Array.isArray(item)) {
-      for (let i = item.length - 1; i >= 0; i--) stack.push({ value: item[i], path: [...path, i], level: level + 1 });
+      for (let i = item.length - 1; i >= 0; i--) stack.push({ value: item[i], parent: frame, key: i, level: level + 1 });
     } else {
       const keys = Object.keys(item);
       for (let i = keys.length - 1; i >= 0; i--) {
-        stack.push({ value: (item as Record<string, unknown>)[keys[i]!], path: [...path, keys[i]!], level: level + 1 });
+        stack.push({ value: (item as Record<string, unknown>)[keys[i]!], parent: frame, key: keys[i]!, level: level + 1 });
       }
     }
   }
