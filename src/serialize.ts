@@ -14,9 +14,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * (`encodeURIComponent` throws on one; `JSON.stringify` writes an escape the server cannot decode).
  * @internal
  */
-export function isWellFormed(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
-}
+export const isWellFormed: (text: string) => boolean =
+  // the runtime's own check where it has one (ES2024: Node 20+, every current browser), a pattern elsewhere
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !LONE_SURROGATE.test(text);
 
 type Path = PropertyKey[];
 
