@@ -7,9 +7,11 @@
 import type { MockApi, MockOutcome } from "../core.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { coreOf } from "../create-mock-api.js";
+import type { LightOutcome, LightRequest } from "../http/light.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { problem, toResponse } from "../http/reply.js";
 import { createOpenApiDocument } from "../openapi/document.js";
+import { API_PREFIX } from "../../src/operations.js";
 
 /** The path of the OpenAPI document. */
 export const OPENAPI_PATH = "/openapi.json";
@@ -18,6 +20,12 @@ export const OPENAPI_PATH = "/openapi.json";
 export interface ServerApp {
   /** Answers one request (never rejects). */
   handle(request: Request): Promise<MockOutcome>;
+  /**
+   * The lean path of an API request (a path under `/v0`): straight to the mock's pipeline, on a
+   * light request, with no fetch `Request` or `Response` built. `null` for every other path (the
+   * document, the control API, anything else), which the caller sends through {@link ServerApp.handle}.
+   */
+  answer(request: LightRequest): Promise<LightOutcome> | null;
   /** The mock behind it. */
   readonly api: MockApi;
 }
@@ -48,6 +56,11 @@ async function document(text: string, method: string): Promise<MockOutcome> {
 function documentMethodNotAllowed(requestId: string): MockOutcome {
   const reply = problem(requestId, "method_not_allowed", "The OpenAPI document is read with GET.", { headers: { allow: "GET, HEAD" } });
   return { kind: "response", response: toResponse(reply, requestId) };
+}
+
+/** Whether a path is the API's (what the mock's pipeline answers on the server: its base path is the host root). */
+function isApiPath(path: string): boolean {
+  return path.startsWith(API_PREFIX) && (path.length === API_PREFIX.length || path[API_PREFIX.length] === "/");
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -85,8 +98,17 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
           return core.handle(request);
         };
 
+  const answerApi =
+    latencyMs === 0
+      ? internals.answer
+      : async (request: LightRequest): Promise<LightOutcome> => {
+          await sleep(latencyMs);
+          return internals.answer(request);
+        };
+
   return {
     api: core,
+    answer: (request) => (isApiPath(request.path) ? answerApi(request) : null),
     handle(request) {
       const path = urlPath(request.url);
       if (path === OPENAPI_PATH) {
