@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsup";
+import { buildConsoleAssets } from "./mock/server/console-assets.ts";
 
 /** The CommonJS build loads msw with a catchable `require` (mock/msw/load.cjs.ts); ES modules keep load.ts (top-level await). */
 const mswLoaderPerFormat = {
@@ -18,6 +19,10 @@ const mswLoaderPerFormat = {
 };
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+
+// The console's browser assets: inlined into the server bundle (served from memory, whatever file
+// the chunk lands in) and written to dist/console/ as well, where size-limit checks their budget.
+const consoleAssets = buildConsoleAssets();
 
 export default defineConfig({
   entry: {
@@ -54,5 +59,10 @@ export default defineConfig({
     },
   ],
   // src/version.ts: the user-agent and `prospectkit-mock --version` name the released version.
-  define: { __PROSPECTKIT_VERSION__: JSON.stringify(version) },
+  define: { __PROSPECTKIT_VERSION__: JSON.stringify(version), __PROSPECTKIT_CONSOLE__: JSON.stringify(consoleAssets) },
+  async onSuccess() {
+    mkdirSync("dist/console", { recursive: true });
+    writeFileSync("dist/console/app.js", consoleAssets.js);
+    writeFileSync("dist/console/app.css", consoleAssets.css);
+  },
 });

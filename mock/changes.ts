@@ -67,7 +67,8 @@ export function createChangeFeed(): MockChanges {
     announce(tenantId, change) {
       if (listeners.size === 0) return;
       if (tenantId !== null) return tell(listeners.get(tenantId), change);
-      for (const set of listeners.values()) tell(set, change);
+      // A snapshot: a listener that re-subscribes while hearing this must not be told twice.
+      for (const set of [...listeners.values()]) tell(set, change);
     },
   };
 }

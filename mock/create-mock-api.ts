@@ -27,9 +27,9 @@ export interface MockWebhooks {
   events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
   /**
    * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule),
-   * within the concurrency limit; `{ all: true }` makes every pending retry now.
+   * within the concurrency limit; `{ all: true }` makes every pending retry now; `tenantId` keeps to one tenant.
    */
-  runDue(options?: { readonly all?: boolean }): Promise<DeliveryAttempt[]>;
+  runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
   /** Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new timestamp and signature. */
   redeliver(eventId: string): Promise<DeliveryAttempt[]>;
   /** How many attempts are in flight now. */
@@ -186,6 +186,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
   });
 
+  /** Tells the tenants whose deliveries just made attempts (live views then read them again). */
+  const announceAttempts = (attempts: DeliveryAttempt[]): DeliveryAttempt[] => {
+    if (attempts.length === 0) return attempts;
+    const events = new Set(attempts.map((attempt) => attempt.eventId));
+    const tenants = new Set(dispatcher.list().flatMap((delivery) => (events.has(delivery.eventId) && delivery.tenantId !== null ? [delivery.tenantId] : [])));
+    for (const tenantId of tenants) changes.announce(tenantId, { kind: "deliveries" });
+    return attempts;
+  };
+
   const handle = (request: Request): Promise<Outcome> => answer(fromFetchRequest(request)).then(toOutcome);
 
   const api: MockApi = {
@@ -203,8 +212,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     webhooks: {
       list: () => dispatcher.list(),
       events: () => dispatcher.events(),
-      runDue: (runOptions) => dispatcher.runDue(runOptions),
-      redeliver: (eventId) => dispatcher.redeliver(eventId),
+      runDue: (runOptions) => dispatcher.runDue(runOptions).then(announceAttempts),
+      redeliver: (eventId) => dispatcher.redeliver(eventId).then(announceAttempts),
       inFlight: () => dispatcher.inFlight(),
     },
     changes,

@@ -8,7 +8,7 @@ import { HttpUrl } from "../src/schemas/index.js";
 import { type Clock, readClock } from "./clock.js";
 import type { Seed } from "./random.js";
 import type { MockState } from "./state/index.js";
-import type { WebhookFetch } from "./webhooks/index.js";
+import type { Delivery, DeliveryAttempt, WebhookFetch } from "./webhooks/index.js";
 
 import { checkRetainedRequests, DEFAULT_RETAINED_REQUESTS } from "./request-log.js";
 /** The API key a mock accepts when `apiKeys` is not given. */
@@ -42,16 +42,24 @@ export interface MockApiOptions {
    * Webhook delivery: how attempts are sent (default `globalThis.fetch`), their timeout (default
    * 15 s), how many may be in flight at once (default no limit), how much faster than real time
    * the retry schedule runs (`timeScale`, default 1), how many deliveries and events are kept
-   * (`maxRecords`, default 10,000) and the monotonic clock that times attempts (`elapsedMs`).
+   * (`maxRecords`, default 10,000), the monotonic clock that times attempts (`elapsedMs`) and a
+   * hook called after each attempt (`onAttempt`).
    */
   readonly webhooks?: {
+    /** Sends an attempt (default `globalThis.fetch`). */
     readonly fetch?: WebhookFetch;
+    /** How long one attempt may take (default 15,000 ms). */
     readonly timeoutMs?: number;
+    /** How many attempts may be in flight at once (default no limit). */
     readonly concurrency?: number;
+    /** How many times faster than real time the retry schedule runs (default 1). */
     readonly timeScale?: number;
+    /** How many deliveries and events are kept (default 10,000). */
     readonly maxRecords?: number;
     /** The monotonic clock (milliseconds) that times attempts; default: the mock's own clock. */
     readonly elapsedMs?: () => number;
+    /** Called once per delivery attempt as soon as its outcome is known. */
+    readonly onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
   };
   /** How many answered requests `api.requests` keeps, the latest (default 10,000). */
   readonly retainedRequests?: number;

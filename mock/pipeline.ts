@@ -142,6 +142,11 @@ export function createPipeline(deps: PipelineDeps): (request: LightRequest) => P
     } catch {
       reply = problem(requestId, "internal_error", "The mock failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
     }
+    // A request answered before authentication (an injected fault) still belongs to its key's tenant.
+    if (tenantId === null) {
+      const auth = authenticate(store, request.headers);
+      if (auth.ok) tenantId = auth.tenant.record.id;
+    }
     deps.record({
       requestId,
       method: request.method,

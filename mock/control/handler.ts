@@ -13,6 +13,7 @@ import { readJsonBody } from "../http/body.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { fieldErrorsOf, invalidFields, problem, type Reply, toResponse } from "../http/reply.js";
 import { createRouter } from "../http/router.js";
+import type { Inbox } from "./inbox.js";
 import { CONTROL_ROUTES, type ControlContext, type ControlRoute } from "./routes.js";
 
 /** Where the control API lives. */
@@ -24,6 +25,8 @@ export interface MockControlOptions {
   readonly api: MockApi;
   /** Resets the mock (default `api.reset`). */
   reset?(): void;
+  /** The built-in webhook inbox. */
+  readonly inbox: Inbox;
 }
 
 const routeControl = createRouter(CONTROL_ROUTES);
@@ -49,9 +52,9 @@ async function parseInput(route: ControlRoute, request: Request, url: URL, reque
 }
 
 /** Runs a route; a refusal of the state API (a taken ID, an unprocessed version) is a 400. */
-function runRoute(route: ControlRoute, context: ControlContext, requestId: string): Reply {
+async function runRoute(route: ControlRoute, context: ControlContext, requestId: string): Promise<Reply> {
   try {
-    const result = route.run(context);
+    const result = await route.run(context);
     if (result.ok) return { status: route.status, body: result.body };
     const code: ErrorCode = result.status === 404 ? "not_found" : "invalid_request";
     return problem(requestId, code, result.detail, result.errors ? { errors: result.errors } : {});
@@ -82,15 +85,17 @@ export function authenticateControl(api: MockApi, request: Request, requestId: s
  * @returns a fetch handler for paths under {@link CONTROL_PATH_PREFIX}; it never rejects
  */
 export function createMockControl(options: MockControlOptions): (request: Request) => Promise<Response> {
-  const { api, reset = api.reset } = options;
+  const { api, reset = api.reset, inbox } = options;
   const core = coreOf(api);
   const answer = async (request: Request, requestId: string): Promise<Reply> => {
-    const auth = authenticateControl(api, request, requestId);
-    if ("status" in auth) return auth;
-    const { tenantId } = auth;
     const url = new URL(request.url);
     const match = routeControl(methodOf(request), url.pathname);
-    if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /openapi.json).");
+    // A public route (the inbox) takes no key; everywhere else the key is checked first (401 wins over 404).
+    const isPublic = match.kind === "route" && match.route.public === true;
+    const auth = isPublic ? { tenantId: "" } : authenticateControl(api, request, requestId);
+    if ("status" in auth) return auth;
+    const { tenantId } = auth;
+    if (match.kind === "not-found") return problem(requestId, "not_found", "No control API route has this path (see /__mock/openapi.json).");
     if (match.kind === "wrong-method") {
       const allow = match.allow.join(", ");
       return problem(requestId, "method_not_allowed", `This path accepts ${allow} only.`, { headers: { allow } });
@@ -104,11 +109,14 @@ export function createMockControl(options: MockControlOptions): (request: Reques
       ...input,
       requestsOfTenant: () => core.requestsOf(tenantId),
       reset,
+      request,
+      inbox,
     };
-    const reply = runRoute(match.route, context, requestId);
-    // A write is announced to live views: faults act on the whole server, so every tenant hears of them.
+    const reply = await runRoute(match.route, context, requestId);
+    // A write is announced to live views: faults act on the whole server, and the inbox (a public
+    // route) may receive for any tenant, so every tenant hears of those.
     if (match.route.method !== "GET" && reply.status < 300) {
-      api.changes.announce(match.route.path.endsWith("/faults") ? null : tenantId, { kind: "state" });
+      api.changes.announce(match.route.path.endsWith("/faults") || isPublic ? null : tenantId, { kind: "state" });
     }
     return reply;
   };

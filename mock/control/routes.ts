@@ -5,8 +5,11 @@
  * @module
  */
 import type * as z from "zod/mini";
-import { type FieldError, Page } from "../../src/schemas/index.js";
+import { Page } from "../../src/schemas/index.js";
 import type { LoggedRequest, MockApi } from "../core.js";
+import type { Inbox } from "./inbox.js";
+import { type ControlResult, missingReference, notFound, ok } from "./results.js";
+import { WEBHOOK_ROUTES } from "./webhook-routes.js";
 import {
   ControlFault,
   ControlPageCreate,
@@ -45,12 +48,13 @@ export interface ControlContext {
   requestsOfTenant(): LoggedRequest[];
   /** Resets the whole mock (and what the control API keeps about it). */
   reset(): void;
+  /** The request itself, for a route that reads its raw body (the inbox). */
+  readonly request: Request;
+  /** The server's built-in webhook inbox. */
+  readonly inbox: Inbox;
 }
 
-/** What a route answers: its JSON body, or a refusal. */
-export type ControlResult =
-  | { readonly ok: true; readonly body: unknown }
-  | { readonly ok: false; readonly status: 400 | 404; readonly detail: string; readonly errors?: FieldError[] };
+export type { ControlResult } from "./results.js";
 
 /** One route of the control API. */
 export interface ControlRoute {
@@ -68,23 +72,10 @@ export interface ControlRoute {
   readonly status: 200 | 201;
   /** The success body. */
   readonly response: z.ZodMiniType;
-  run(context: ControlContext): ControlResult;
+  /** True for a route that takes no API key (the inbox receives from webhook senders, which have none). */
+  readonly public?: true;
+  run(context: ControlContext): ControlResult | Promise<ControlResult>;
 }
-
-const ok = (body: unknown): ControlResult => ({ ok: true, body });
-
-const missingReference = (field: string, what: string): ControlResult => ({
-  ok: false,
-  status: 400,
-  detail: "The request body names a resource your tenant does not have (see errors).",
-  errors: [{ pointer: `/${field}`, code: "not_found", detail: `${field} names no ${what} of your tenant` }],
-});
-
-const notFound = (what: string, id: string): ControlResult => ({
-  ok: false,
-  status: 404,
-  detail: `Your tenant has no ${what} ${JSON.stringify(id)}.`,
-});
 
 /** Arms one fault through `api.faults` (`times: null` lasts until the faults are cleared). */
 function armFault(api: MockApi, fault: ControlFault): void {
@@ -225,19 +216,6 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: "GET",
-    path: "/__mock/webhook_subscriptions/{subscriptionId}/secret",
-    operationId: "getWebhookSubscriptionSecret",
-    summary: "The whsec_ secret that signs a subscription's deliveries (listings leave it out)",
-    status: 200,
-    response: SubscriptionSecretSchema,
-    run({ api, tenantId, params }) {
-      const id = params["subscriptionId"]!;
-      const record = api.state.webhookSubscriptions.get(id, { tenantId });
-      return record === undefined ? notFound("webhook subscription", id) : ok({ id, secret: record.secret });
-    },
-  },
-  {
-    method: "GET",
     path: "/__mock/prospects",
     operationId: "listProspects",
     summary: "List the prospects of your tenant, oldest first",
@@ -292,4 +270,5 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     response: listOf(PendingFaultSchema),
     run: ({ api }) => (api.faults.clear(), ok(pendingFaults(api))),
   },
+  ...WEBHOOK_ROUTES,
 ];

@@ -18,7 +18,7 @@ import {
 } from "../../src/schemas/index.js";
 import { OPERATIONS } from "../core.js";
 import { FaultSchema } from "../faults.js";
-import { PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
+import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
 import {
   PageGroupRecordSchema,
   PageVersionRecordSchema,
@@ -31,6 +31,11 @@ import { LoggedRequestSchema } from "../request-log.js";
 export { LoggedRequestSchema, PageGroupRecordSchema, PageVersionRecordSchema, ProspectLogRecordSchema, ProspectRecordSchema, SubscriptionRecordSchema };
 
 const withoutTenant = { tenantId: true } as const;
+
+const nullableString = z.nullable(z.string());
+
+/** A `whsec_` signing secret. */
+const WebhookSecret = z.string().check(z.regex(/^whsec_/));
 
 /** `POST /__mock/page_groups`: an optional ID. */
 export const ControlPageGroupCreate = z.omit(PageGroupInput, withoutTenant);
@@ -74,8 +79,15 @@ export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(O
 /** A subscription as listings show it: without its signing secret (ask for that on its own). */
 export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true });
 
-/** A subscription's signing secret, handed out on request only. */
-export const SubscriptionSecretSchema = z.object({ id: OpaqueId, secret: z.string().check(z.regex(/^whsec_/)) });
+/**
+ * A subscription's signing secret, handed out on request only; after a rotation also the
+ * previous one, while it still signs beside the new one.
+ */
+export const SubscriptionSecretSchema = z.object({
+  id: OpaqueId,
+  secret: WebhookSecret,
+  previousSecret: z.nullable(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
+});
 
 
 /** `GET /__mock/state`: everything one tenant holds (defined below its parts). */
@@ -101,3 +113,73 @@ export function listOf<Item extends z.ZodMiniType>(item: Item) {
 
 /** `POST /__mock/reset`'s answer. */
 export const ResetResult = z.object({ reset: z.literal(true) });
+
+// Webhooks: events, deliveries, secrets and the built-in inbox.
+
+/** `POST /__mock/webhook_events`: a form event (no API operation emits these) with its JSON `data` object. */
+export const ControlFormEvent = z.omit(FormEventInput, withoutTenant);
+
+/** A webhook event as its deliveries carry it: `{ id, type, createdAt, data }`. */
+export const WebhookEventRecordSchema = z.object({ id: OpaqueId, type: WebhookEventKind, createdAt: DateTime, data: JsonObjectSchema });
+
+/** Why an attempt failed, in one word. */
+export const AttemptFailureReasonSchema = z.enum(["status", "redirect", "timeout", "refused", "dns", "tls", "network", "signing"]);
+
+/** One HTTP attempt to deliver an event. */
+export const DeliveryAttemptSchema = z.object({
+  eventId: OpaqueId,
+  subscriptionId: OpaqueId,
+  attempt: z.int().check(z.gte(1)),
+  at: DateTime,
+  ok: z.boolean(),
+  status: z.nullable(z.int()),
+  reason: z.nullable(AttemptFailureReasonSchema),
+  error: nullableString,
+  response: nullableString,
+  durationMs: z.number().check(z.gte(0)),
+  redelivery: z.boolean(),
+});
+
+/** The states of a delivery. */
+export const DeliveryStatusSchema = z.enum(["pending", "succeeded", "failed", "cancelled"]);
+
+/** One event on its way to one subscription, with every attempt so far. */
+export const DeliverySchema = z.object({
+  eventId: OpaqueId,
+  type: WebhookEventKind,
+  tenantId: z.nullable(OpaqueId),
+  subscriptionId: OpaqueId,
+  url: z.string(),
+  body: z.string(),
+  status: DeliveryStatusSchema,
+  attempts: z.array(DeliveryAttemptSchema),
+  nextAttemptAt: z.nullable(DateTime),
+});
+
+/** `GET /__mock/webhook_deliveries` query: narrow the list to one event, subscription or status. */
+export const ControlDeliveryQuery = z.strictObject({
+  eventId: z.optional(OpaqueId),
+  subscriptionId: z.optional(OpaqueId),
+  status: z.optional(DeliveryStatusSchema),
+});
+
+/** What the inbox found when it verified a request. */
+export const InboxVerificationSchema = z.object({
+  verified: z.boolean(),
+  /** The subscription whose secret verified it (or, unverified, the one that points at this inbox). */
+  subscriptionId: z.nullable(OpaqueId),
+  /** Why it did not verify: a `WebhookVerificationError` code such as `invalid_signature`. */
+  code: nullableString,
+  message: nullableString,
+});
+
+/** A request the built-in inbox received. */
+export const InboxMessageSchema = z.object({
+  id: z.int().check(z.gte(1)),
+  inbox: z.string(),
+  receivedAt: DateTime,
+  headers: z.object({ "webhook-id": nullableString, "webhook-timestamp": nullableString, "webhook-signature": nullableString }),
+  body: z.string(),
+  event: z.nullable(WebhookEventRecordSchema),
+  verification: InboxVerificationSchema,
+});

@@ -1,7 +1,9 @@
 /**
- * The OpenAPI 3.1 document of the standalone server, generated from the shared Zod schemas (the
- * API's bodies) and the control API's route table: the three operations of the spec with their
- * problem+json errors, the `x-api-key` security scheme, and the control API under its own tag.
+ * The OpenAPI 3.1 documents of the standalone server, generated from the shared Zod schemas (the
+ * API's bodies) and the control API's route table. `/openapi.json` describes the API exactly as a
+ * real deployment would publish it (the three `/v0` operations with their problem+json errors and
+ * the `x-api-key` scheme), so clients generated from it and fuzzers pointed at it never reach the
+ * mock's controls; the control API has its own document at `/__mock/openapi.json`.
  * @module
  */
 import type * as z from "zod/mini";
@@ -22,6 +24,9 @@ import { ERROR_RESPONSES, type ErrorStatus, errorResponses, REQUEST_ID_HEADER } 
 
 /** The server URL a document names when none is given. */
 export const DEFAULT_DOCUMENT_SERVER = "http://127.0.0.1:4010";
+
+/** Where the control API's own document is served. */
+export const CONTROL_DOCUMENT_PATH = "/__mock/openapi.json";
 
 /** Tags: the API of the spec, and the mock's control API. */
 export const TAGS = { api: "API", control: "Control API" } as const;
@@ -127,7 +132,7 @@ function apiPaths() {
 
 /** The error statuses a control route can answer. */
 function controlErrors(route: ControlRoute): ErrorStatus[] {
-  const statuses: ErrorStatus[] = [401];
+  const statuses: ErrorStatus[] = route.public === true ? [] : [401];
   if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
   if (route.path.includes("{")) statuses.push(404);
   if (route.body !== undefined) statuses.push(413, 415);
@@ -156,6 +161,7 @@ function controlPaths() {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: route.operationId,
       tags: [TAGS.control],
+      ...(route.public === true && { security: [] }),
       summary: route.summary,
       ...(parameters.length > 0 && { parameters }),
       ...(route.body !== undefined && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
@@ -168,8 +174,39 @@ function controlPaths() {
   return paths;
 }
 
+/** The parts both documents share: the dialect, the server, the key scheme, the error responses. */
+function documentFrame(serverUrl: string, info: { title: string; summary: string; description: string }, tag: { name: string; description: string }) {
+  return {
+    openapi: "3.1.0",
+    info: { ...info, version: VERSION, license: { name: "MIT", identifier: "MIT" } },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    servers: [{ url: serverUrl, description: "The standalone mock server." }],
+    security: [{ ApiKey: [] }],
+    tags: [tag],
+  };
+}
+
+/** The error responses `paths` refers to (a linter flags an unused component). */
+function responsesUsedBy(paths: unknown): Record<string, unknown> {
+  const used = new Set([...JSON.stringify(paths).matchAll(/#\/components\/responses\/(\w+)/g)].map((match) => match[1]!));
+  return Object.fromEntries(Object.entries(ERROR_RESPONSES).filter(([name]) => used.has(name)));
+}
+
+function sharedComponents() {
+  return {
+    securitySchemes: {
+      ApiKey: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "Your API key; never in the query string or the body." },
+    },
+    headers: {
+      RequestId: { description: "The request's ID, equal to `requestId` in a problem body.", schema: { type: "string" } },
+    },
+    responses: ERROR_RESPONSES,
+  };
+}
+
 /**
- * Generates the OpenAPI 3.1 document.
+ * Generates the OpenAPI 3.1 document of the API (the `/v0` operations only, as a real
+ * deployment publishes it; the control API is in {@link createControlOpenApiDocument}).
  * @param serverUrl - the server the document describes (default {@link DEFAULT_DOCUMENT_SERVER})
  * @returns the document, as a JSON-ready object
  * @throws Nothing: the document is built from the shared schemas, which always convert.
@@ -182,35 +219,59 @@ function controlPaths() {
  * ```
  */
 export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
+  const { responses, ...components } = sharedComponents();
   return {
-    openapi: "3.1.0",
-    info: {
-      title: "prospectkit mock server",
-      version: VERSION,
-      summary: "The Prospect Activity, Page and Webhook Subscription API, served by the prospectkit reference mock.",
-      description:
-        "Every `/v0` and `/__mock` request needs the `x-api-key` header; a key acts within its tenant, and another " +
-        "tenant's resources answer 404. Every error is an RFC 9457 problem (`application/problem+json`) whose " +
-        "`requestId` equals the `x-request-id` header.",
-      license: { name: "MIT", identifier: "MIT" },
-    },
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    servers: [{ url: serverUrl, description: "The standalone mock server." }],
-    security: [{ ApiKey: [] }],
-    tags: [
+    ...documentFrame(
+      serverUrl,
+      {
+        title: "Prospect Activity, Page and Webhook Subscription API",
+        summary: "The Prospect Activity, Page and Webhook Subscription API, served by the prospectkit reference mock.",
+        description:
+          "Every request needs the `x-api-key` header; a key acts within its tenant, and another tenant's resources " +
+          "answer 404. Every error is an RFC 9457 problem (`application/problem+json`) whose `requestId` equals the " +
+          `\`x-request-id\` header. The mock's control API is described separately, at \`${CONTROL_DOCUMENT_PATH}\`.`,
+      },
       { name: TAGS.api, description: "The operations of the spec, answered by the stateful mock." },
-      { name: TAGS.control, description: "Drive and inspect the mock's state from any language (mock only, not part of the API)." },
-    ],
-    paths: { ...apiPaths(), ...controlPaths() },
+    ),
+    paths: apiPaths(),
     components: {
-      securitySchemes: {
-        ApiKey: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "Your API key; never in the query string or the body." },
-      },
-      headers: {
-        RequestId: { description: "The request's ID, equal to `requestId` in a problem body.", schema: { type: "string" } },
-      },
+      ...components,
       schemas: Object.fromEntries(API_SCHEMAS.map(([name, schema, io]) => [name, toJsonSchema(schema, io)])),
-      responses: ERROR_RESPONSES,
+      responses,
     },
+  };
+}
+
+/**
+ * Generates the OpenAPI 3.1 document of the mock's control API (`/__mock`), from its route table
+ * and request schemas: what a test harness in any language uses to drive the mock.
+ * @param serverUrl - the server the document describes (default {@link DEFAULT_DOCUMENT_SERVER})
+ * @returns the document, as a JSON-ready object
+ * @throws Nothing: the document is built from the control schemas, which always convert.
+ * @example
+ * ```ts
+ * import { createControlOpenApiDocument } from "prospectkit/mock/server";
+ *
+ * const control = createControlOpenApiDocument("http://127.0.0.1:4010");
+ * console.log(Object.keys(control.paths as object)); // ["/__mock/reset", ...]
+ * ```
+ */
+export function createControlOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
+  const { responses: _all, ...components } = sharedComponents();
+  const paths = controlPaths();
+  return {
+    ...documentFrame(
+      serverUrl,
+      {
+        title: "prospectkit mock control API",
+        summary: "Drive and inspect the prospectkit reference mock's state from any language (mock only, not part of the API).",
+        description:
+          "Every request needs the `x-api-key` header of a tenant; everything is scoped to that tenant. Every error " +
+          "is an RFC 9457 problem (`application/problem+json`) whose `requestId` equals the `x-request-id` header.",
+      },
+      { name: TAGS.control, description: "Drive and inspect the mock's state (mock only, not part of the API)." },
+    ),
+    paths,
+    components: { ...components, schemas: { ProblemDetails: toJsonSchema(ProblemDetails, "output") }, responses: responsesUsedBy(paths) },
   };
 }

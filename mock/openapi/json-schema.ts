@@ -5,9 +5,11 @@
  * @module
  */
 import * as z from "zod/mini";
+import { EMAIL_PATTERN, Email, HTTP_URL_PATTERN } from "../../src/schemas/primitives.js";
 import {
   HttpUrl,
   JsonObjectSchema,
+  PublishedVersion,
   WEBHOOK_EVENT_KINDS,
   WebhookEventKindInResponse,
   WebhookSubscriptionUpdate,
@@ -21,13 +23,21 @@ export type JsonSchema = Record<string, unknown>;
  * client validating with the document accepts exactly what the server accepts.
  */
 const WRITTEN_OUT = new Map<unknown, JsonSchema>([
-  // z.url({ protocol }) checks the scheme after parsing: only http and https.
-  [HttpUrl, { pattern: "^[Hh][Tt][Tt][Pp][Ss]?:" }],
+  // The URL rule as the server applies it to the raw string (the WHATWG host check aside).
+  [HttpUrl, { pattern: HTTP_URL_PATTERN.source }],
+  // The email grammar; `format: email` (RFC 5321: quoted strings, IP literals) would disagree with it.
+  [Email, { pattern: EMAIL_PATTERN.source }],
+  // The server always sends the three fields (null for a page never published); the SDK's schema
+  // is lenient only because the spec shows their types alone.
+  [PublishedVersion, { required: ["versionId", "versionNumber", "publishedAt"] }],
   // A response's event kind is any string at run time (forward compatibility); list the known ones.
   [WebhookEventKindInResponse, { examples: [...WEBHOOK_EVENT_KINDS], description: "A webhook event kind; kinds added later are passed through." }],
   // The events_empty refinement.
   [WebhookSubscriptionUpdate.shape.events.def.innerType, { minItems: 1 }],
 ]);
+
+/** Keywords dropped from every schema: a string format the written-out pattern replaces. */
+const DROPPED_FORMATS = new Set(["email", "url", "uri"]);
 
 /** Which side of a schema: what is sent (`input`) or what is received (`output`). */
 export type SchemaSide = "input" | "output";
@@ -52,9 +62,18 @@ export function toJsonSchema(schema: z.ZodMiniType, io: SchemaSide): JsonSchema 
         throw new TypeError("toJsonSchema: a custom schema other than JsonObjectSchema has no JSON Schema");
       }
       Object.assign(context.jsonSchema, WRITTEN_OUT.get(context.zodSchema));
+      const format = context.jsonSchema["format"];
+      if (typeof format === "string" && DROPPED_FORMATS.has(format) && context.jsonSchema["pattern"] !== undefined) delete context.jsonSchema["format"];
+      // A default in a request makes generators (openapi-typescript) mark the field required: say it in words.
+      if (io === "input" && context.jsonSchema["default"] !== undefined) {
+        const { default: value } = context.jsonSchema;
+        delete context.jsonSchema["default"];
+        context.jsonSchema["description"] = `Optional; the server uses ${JSON.stringify(value)} when it is omitted.`;
+      }
       if (isJsonObject) {
         for (const key of Object.keys(context.jsonSchema)) delete context.jsonSchema[key];
-        context.jsonSchema.type = "object";
+        // Free content: generators must type it as a record of anything, not an empty object.
+        Object.assign(context.jsonSchema, { type: "object", additionalProperties: true });
       }
     },
   }) as JsonSchema;

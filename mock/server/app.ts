@@ -1,16 +1,20 @@
 /**
  * What the standalone server serves, as one web-standard handler (no `node:` import, so it runs
- * wherever a `Request` does): `GET /openapi.json`, the control API under `/__mock`, and the API
- * itself from the mock's `api.handle`.
+ * wherever a `Request` does): `GET /openapi.json` and `GET /__mock/openapi.json`, the console at `/__mock/console` (a browser's
+ * `GET /` is sent there), the control API under `/__mock` (with the built-in webhook inbox), and
+ * the API itself from the mock's `api.handle`.
  * @module
  */
 import type { MockApi, MockOutcome } from "../core.js";
+import { type Clock, readClock } from "../clock.js";
+import { createConsole, isConsoleRequest } from "../console/handler.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
+import { createInbox } from "../control/inbox.js";
 import { coreOf } from "../create-mock-api.js";
 import type { LightOutcome, LightRequest } from "../http/light.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { problem, toResponse } from "../http/reply.js";
-import { createOpenApiDocument } from "../openapi/document.js";
+import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "../openapi/document.js";
 import { API_PREFIX } from "../../src/operations.js";
 
 /** The path of the OpenAPI document. */
@@ -38,6 +42,8 @@ export interface ServerAppOptions {
   readonly serverUrl?: string;
   /** How many answered requests `api.requests` and `/__mock/requests` keep (default: the mock's `retainedRequests`). */
   readonly retainedRequests?: number;
+  /** The mock's clock (the inbox stamps what it receives with it; default: the system clock). */
+  readonly now?: Clock;
 }
 
 /** The path of a request URL (without decoding), read without building a `URL`. */
@@ -48,8 +54,9 @@ function urlPath(url: string): string {
   return end === -1 ? url.slice(start) : url.slice(start, end);
 }
 
-async function document(text: string, method: string): Promise<MockOutcome> {
-  return { kind: "response", response: await forMethod(method, new Response(text, { headers: { "content-type": "application/json" } })) };
+async function document(text: string, method: string, requestId: string): Promise<MockOutcome> {
+  const headers = { "content-type": "application/json", "x-request-id": requestId };
+  return { kind: "response", response: await forMethod(method, new Response(text, { headers })) };
 }
 
 /** The 405 of a method other than GET or HEAD on the document. */
@@ -85,9 +92,27 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
   const { latencyMs = 0 } = options;
   const internals = coreOf(core);
   if (options.retainedRequests !== undefined) internals.retainRequests(options.retainedRequests);
-  const control = createMockControl({ api: core });
+  const clock = options.now;
+  const inbox = createInbox(core, () => new Date(clock === undefined ? Date.now() : readClock(clock)));
+  // A reset, from the control API or from Node (`server.api.reset()`), also empties the inbox.
+  const resetCore = core.reset;
+  core.reset = () => {
+    resetCore();
+    inbox.clear();
+  };
+  const control = createMockControl({ api: core, inbox });
+  const consoleHandler = createConsole({ api: core });
   const { serverUrl } = options;
-  let documentText: string | undefined;
+  const documents = new Map<string, string>();
+  const documentText = (path: string, origin: string) => {
+    let text = documents.get(path);
+    if (text === undefined) {
+      const build = path === OPENAPI_PATH ? createOpenApiDocument : createControlOpenApiDocument;
+      text = JSON.stringify(build(serverUrl ?? origin));
+      documents.set(path, text);
+    }
+    return text;
+  };
 
   // The hot path: straight to the mock unless there is a latency to add.
   const handleApi =
@@ -111,12 +136,12 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
     answer: (request) => (isApiPath(request.path) ? answerApi(request) : null),
     handle(request) {
       const path = urlPath(request.url);
-      if (path === OPENAPI_PATH) {
+      if (path === OPENAPI_PATH || path === CONTROL_DOCUMENT_PATH) {
         const method = methodOf(request);
         if (method !== "GET" && method !== "HEAD") return Promise.resolve(documentMethodNotAllowed(internals.newRequestId()));
-        documentText ??= JSON.stringify(createOpenApiDocument(serverUrl ?? new URL(request.url).origin));
-        return document(documentText, method);
+        return document(documentText(path, new URL(request.url).origin), method, internals.newRequestId());
       }
+      if (isConsoleRequest(path, request)) return Promise.resolve({ kind: "response", response: consoleHandler(request, path) });
       if (path === CONTROL_PATH_PREFIX || path.startsWith(`${CONTROL_PATH_PREFIX}/`)) {
         return control(request).then((response): MockOutcome => ({ kind: "response", response }));
       }

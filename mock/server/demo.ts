@@ -1,10 +1,11 @@
 /**
  * The demo data the CLI starts with (unless `--no-demo`): one published page and one webhook
- * subscription, with fixed IDs so that every command in the docs works as printed, on every
- * start and after every reset.
+ * subscription pointing at the server's own inbox, with fixed IDs so that every command in the
+ * docs works as printed, on every start and after every reset.
  * @module
  */
 import type { FixtureDocument } from "../control/fixtures.js";
+import { INBOX_PATH } from "../control/inbox.js";
 
 /** The IDs of the demo data. */
 export const DEMO_IDS = {
@@ -12,10 +13,15 @@ export const DEMO_IDS = {
   page: "page_demo",
   pageVersion: "pageversion_demo_1",
   subscription: "webhooksubscription_demo",
+  /** The inbox the demo subscription delivers to: `POST /__mock/inbox/demo`. */
+  inbox: "demo",
 } as const;
 
-/** The demo data, as a fixture document. */
-export const DEMO_FIXTURES: FixtureDocument = {
+/**
+ * The demo data, as a fixture document.
+ * @param serverUrl - the server's URL: the demo subscription delivers to its inbox
+ */
+export const demoFixtures = (serverUrl: string): FixtureDocument => ({
   pageGroups: [{ id: DEMO_IDS.pageGroup }],
   pages: [
     {
@@ -28,6 +34,11 @@ export const DEMO_FIXTURES: FixtureDocument = {
   ],
   pageVersions: [{ id: DEMO_IDS.pageVersion, pageId: DEMO_IDS.page, computedName: "Pricing plans for teams", publish: true }],
   webhookSubscriptions: [
-    { id: DEMO_IDS.subscription, url: "https://example.com/webhooks/prospectkit", events: ["page.version.published"], active: true },
+    {
+      id: DEMO_IDS.subscription,
+      url: `${serverUrl}${INBOX_PATH}/${DEMO_IDS.inbox}`,
+      events: ["page.version.published"],
+      active: true,
+    },
   ],
-};
+});

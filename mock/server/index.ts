@@ -1,8 +1,9 @@
 /**
  * prospectkit/mock/server: the mock as a standalone HTTP server on `node:http` (Node only), with
- * a control API under `/__mock` and its OpenAPI document at `/openapi.json`. It exports what
+ * a control API under `/__mock` and its OpenAPI documents at `/openapi.json` (the API) and `/__mock/openapi.json` (the control API). It exports what
  * docs/server.md describes, and nothing else (test/package/exports.test.ts pins the list).
  * @module prospectkit/mock/server
  */
 export type { AnsweredRequest } from "./node-handler.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./start.js";
+export type { ServerWebhookOptions } from "./delivery.js";

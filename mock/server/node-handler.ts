@@ -27,6 +27,21 @@ export interface AnsweredRequest {
   readonly status: number;
   /** From the first byte read to the last byte written, in milliseconds. */
   readonly durationMs: number;
+  /**
+   * True for the web console's own traffic: its page, files and event stream, and the reads it
+   * makes to refresh its views (marked with the `x-prospectkit-console` header). The CLI leaves
+   * these out of its request lines, which stay about the user's own calls.
+   */
+  readonly console?: boolean;
+}
+
+/** The header the console sets on the reads that refresh its views. */
+export const CONSOLE_READ_HEADER = "x-prospectkit-console";
+
+/** Whether an answered request is the console's own traffic (see {@link AnsweredRequest.console}). */
+function isConsoleTraffic(method: string, path: string, request: IncomingMessage): boolean {
+  if (path === "/__mock/events" || path === "/__mock/console" || path.startsWith("/__mock/console/")) return true;
+  return (method === "GET" || method === "HEAD") && request.headers[CONSOLE_READ_HEADER] !== undefined;
 }
 
 /** What the bridge needs. */
@@ -224,7 +239,8 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
         status = await writeOutcome(response, outcome, closeAfter);
       }
     }
-    onAnswered?.({ method, path: targetPath(target), status, durationMs: performance.now() - started });
+    const path = targetPath(target);
+    onAnswered?.({ method, path, status, durationMs: performance.now() - started, ...(isConsoleTraffic(method, path, request) && { console: true }) });
   };
   return (request, response) => {
     const started = onAnswered === undefined ? 0 : performance.now();

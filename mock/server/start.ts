@@ -6,10 +6,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMockApi, type MockApi, type MockApiOptions } from "../core.js";
+import { createMockApi, type MockApi, type MockApiOptions, type MockState } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
 import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
+import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
 import { createRawAnswerer } from "./raw-requests.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
 import { declaresTooLargeBody } from "./read-body.js";
@@ -24,7 +25,19 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** How to start the server: where to listen, plus every `createMockApi` option but `baseUrl`. */
-export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl"> {
+export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fixtures" | "webhooks"> {
+  /**
+   * Seeds data at start and after every reset, like `createMockApi`'s `fixtures`; it also gets
+   * the server's URL, so a subscription can point at the server's own inbox.
+   */
+  readonly fixtures?: (state: MockState, server: { readonly url: string }) => void;
+  /**
+   * Webhook delivery. By default the server POSTs every due delivery to its subscription's URL
+   * (at most 8 at once, 15 s per attempt, the real retry
+   * schedule). `deliver: false` records events without sending; `timeScale: 3600` runs an hour of
+   * the retry schedule per second; `onAttempt` sees each attempt as it ends.
+   */
+  readonly webhooks?: ServerWebhookOptions;
   /** Default `4010`; `0` picks a free port. */
   readonly port?: number;
   /** Default `127.0.0.1` (loopback); `0.0.0.0` exposes the server to the network. */
@@ -45,7 +58,7 @@ export interface MockServer {
   readonly port: number;
   /** The mock behind the server: seed and inspect its state from Node. */
   readonly api: MockApi;
-  /** Stops listening and closes every connection, idle or not. */
+  /** Stops delivering (attempts in flight are aborted), stops listening and closes every connection, idle or not. */
   close(): Promise<void>;
 }
 
@@ -91,21 +104,32 @@ function unreadable(requestId: string): Response {
  * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = DEFAULT_PORT, host = DEFAULT_HOST, latencyMs = 0, retainedRequests, onRequest, ...mockOptions } = options;
+  const { port = DEFAULT_PORT, host = DEFAULT_HOST, latencyMs = 0, retainedRequests, onRequest, fixtures, webhooks, ...mockOptions } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
   const bound = await listen(server, port, host);
   const url = originOf(host, bound);
   let app: ReturnType<typeof createServerApp>;
+  let delivery: ReturnType<typeof createDeliveryLoop>;
   try {
-    app = createServerApp(createMockApi({ ...mockOptions, baseUrl: url, ...(retainedRequests !== undefined && { retainedRequests }) }), {
+    delivery = createDeliveryLoop(webhooks);
+    const core = createMockApi({
+      ...mockOptions,
+      baseUrl: url,
+      webhooks: delivery.mockOptions,
+      ...(retainedRequests !== undefined && { retainedRequests }),
+      ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url }) }),
+    });
+    app = createServerApp(core, {
       latencyMs,
       serverUrl: url,
+      ...(mockOptions.now !== undefined && { now: mockOptions.now }),
     });
   } catch (error) {
     server.close();
     throw error;
   }
+  delivery.start(() => app.api.webhooks.runDue(), () => app.api.webhooks.inFlight());
   const { newRequestId } = coreOf(app.api);
   const listener = createNodeHandler({ origin: url, handle: app.handle, answer: app.answer, unreadable: () => unreadable(newRequestId()), newRequestId, onAnswered: onRequest });
   server.on("request", listener);
@@ -123,6 +147,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     api: app.api,
     close: () =>
       new Promise((resolve) => {
+        delivery.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -62,7 +62,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * (the standalone server calls it from a timer). At most `concurrency` attempts are in flight,
  * and at most `maxRecords` deliveries and events are kept.
  *
- * @param options - the clock, the ID source, and optionally `fetch`, `onDeactivate`, `timeoutMs`, `concurrency`, `timeScale`, `maxRecords`, `secretsOf`, `elapsedMs`
+ * @param options - the clock, the ID source, and optionally `fetch`, `onDeactivate`, `onAttempt`, `timeoutMs`, `concurrency`, `timeScale`, `maxRecords`, `secretsOf`, `elapsedMs`
  * @returns the dispatcher
  * @throws {TypeError} for a `concurrency`, `timeScale` or `maxRecords` that is not > 0
  * @example
@@ -75,7 +75,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * ```
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const { now, newEventId, onDeactivate, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS } = options;
+  const { now, newEventId, onDeactivate, onAttempt, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS } = options;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const concurrency = positive(options.concurrency, Infinity, "concurrency");
   const timeScale = positive(options.timeScale, 1, "timeScale");
@@ -204,6 +204,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       for (const queue of pending.values()) {
         for (const delivery of queue) {
           if (delivery.inFlight || delivery.nextAttemptAt === null) continue;
+          if (runOptions.tenantId !== undefined && delivery.tenantId !== runOptions.tenantId) continue;
           if (runOptions.all === true || delivery.nextAttemptAt <= at) due.push(delivery);
         }
       }
@@ -220,8 +221,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         const delivery = due[index]!;
         delivery.inFlight = false;
         const deactivated = apply(delivery, outcome, at);
-        attempts[index] = delivery.attempts.at(-1);
+        const attempt = delivery.attempts.at(-1)!;
+        attempts[index] = attempt;
         if (deactivated) onDeactivate?.(delivery.subscriptionId);
+        onAttempt?.(attempt, snapshot(delivery));
       });
       return started === generation ? (attempts as DeliveryAttempt[]) : [];
     },
@@ -241,6 +244,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           failingSince.delete(delivery.subscriptionId);
           settle(delivery, "succeeded");
         }
+        onAttempt?.(attempt, snapshot(delivery));
         return attempt;
       });
     },

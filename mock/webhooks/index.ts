@@ -12,6 +12,7 @@ export {
 } from "./schedule.js";
 export { webhookSecretFromBytes } from "./secret.js";
 export type {
+  AttemptFailureReason,
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,

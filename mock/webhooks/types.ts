@@ -47,6 +47,8 @@ export interface WebhookDispatcherOptions {
   secretsOf?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => readonly string[] | undefined;
   /** A monotonic clock in milliseconds for attempt durations. Default: the `now` clock. */
   elapsedMs?: () => number;
+  /** Called once per attempt as soon as its outcome is known, with the delivery after it. */
+  onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
 }
 
 /**
@@ -113,9 +115,9 @@ export interface WebhookDispatcher {
   /**
    * Makes every attempt that is due by `now()` (within the concurrency limit), and schedules the
    * retries of the failed ones. With `{ all: true }` every pending delivery counts as due: its
-   * retry is made now instead of waiting for the schedule.
+   * retry is made now instead of waiting for the schedule. With `tenantId`, only that tenant's deliveries.
    */
-  runDue(options?: { readonly all?: boolean }): Promise<DeliveryAttempt[]>;
+  runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
   /**
    * Sends an event again to every subscription it was delivered to, now: the same `webhook-id` and
    * body, a new timestamp and signature. Outside the schedule and the concurrency limit; a success

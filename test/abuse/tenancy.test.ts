@@ -193,6 +193,8 @@ const CONTROL_ROWS: readonly ControlRow[] = [
   { operationId: "listProspects", request: () => ({ method: "GET", path: "/__mock/prospects" }), expect: { like: "listing" } },
   { operationId: "listProspectLogs", request: (_, t) => ({ method: "GET", path: `/__mock/prospect_logs?prospectId=${t.prospectId}` }), expect: { like: "missing", status: 200 } },
   { operationId: "listRecordedRequests", request: () => ({ method: "GET", path: "/__mock/requests" }), expect: { like: "listing" } },
+  { operationId: "getTenantState", request: () => ({ method: "GET", path: "/__mock/state" }), expect: { like: "listing" } },
+  { operationId: "getWebhookSubscriptionSecret", request: (_, t) => ({ method: "GET", path: `/__mock/webhook_subscriptions/${t.subscription}/secret` }), expect: { like: "missing", status: 404 } },
   { operationId: "listFaults", request: () => ({ method: "GET", path: "/__mock/faults" }), expect: { like: "mock-wide" } },
   { operationId: "injectFault", request: () => ({ method: "POST", path: "/__mock/faults", json: { kind: "latency", ms: 1, times: 1 } }), expect: { like: "mock-wide" } },
   { operationId: "clearFaults", request: () => ({ method: "DELETE", path: "/__mock/faults" }), expect: { like: "mock-wide" } },
@@ -249,8 +251,9 @@ describe("every control route: another tenant's data is out of reach", () => {
     }
     if (row.expect.like === "listing") {
       expect(answer.status).toBe(200);
-      expect(answer.body.data.length).toBeGreaterThan(0);
-      expect(JSON.stringify(answer.body.data)).not.toContain(other.tenantId);
+      // A listing is `{ data }`; the tenant's state (`GET /__mock/state`) lists its prospects and more.
+      expect((answer.body.data ?? answer.body.prospects).length).toBeGreaterThan(0);
+      expect(JSON.stringify(answer.body)).not.toContain(other.tenantId);
     }
   });
 });

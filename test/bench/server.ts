@@ -27,10 +27,10 @@ type Autocannon = (options: Load & { url: string; connections: number; duration:
 }>;
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
-const CLI = fileURLToPath(new URL("../../dist/mock/server/cli.js", import.meta.url));
-const KEY = "pk_bench_server";
+export const CLI = fileURLToPath(new URL("../../dist/mock/server/cli.js", import.meta.url));
+export const KEY = "pk_bench_server";
 const POST_BODY = JSON.stringify({ source: "crm", payload: { stage: "demo", score: 42 }, email: "bench@example.com" });
-const PAGE_PATH = "/v0/page_groups/pagegroup_demo/pages/page_demo";
+export const PAGE_PATH = "/v0/page_groups/pagegroup_demo/pages/page_demo";
 const PAIRS = 5;
 const SECONDS = 3;
 const CONNECTIONS = 10;
@@ -60,7 +60,7 @@ interface Running {
   readonly child: ChildProcess;
 }
 
-function launch(args: string[]): Promise<Running> {
+export function launch(args: string[]): Promise<Running> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
@@ -73,7 +73,7 @@ function launch(args: string[]): Promise<Running> {
   });
 }
 
-const GET: Load = { method: "GET", headers: { "x-api-key": KEY } };
+export const GET: Load = { method: "GET", headers: { "x-api-key": KEY } };
 const POST: Load = { method: "POST", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: POST_BODY };
 
 async function load(url: string, options: Load, seconds = SECONDS): Promise<{ rps: number; p99: number }> {
@@ -83,7 +83,7 @@ async function load(url: string, options: Load, seconds = SECONDS): Promise<{ rp
 }
 
 /** Paired rounds of bare vs server: medians of each side and of the pairs' ratios. */
-async function paired(bare: string, server: string, options: Load) {
+export async function paired(bare: string, server: string, options: Load) {
   await load(bare, options, 1);
   await load(server, options, 1);
   const bares: number[] = [];
@@ -102,7 +102,7 @@ async function paired(bare: string, server: string, options: Load) {
   return { bare: median(bares), server: median(servers), ratio: median(ratios), p99: median(p99s) };
 }
 
-const rps = (value: number) => `${Math.round(value).toLocaleString("en-US")} req/s`;
+export const rps = (value: number) => `${Math.round(value).toLocaleString("en-US")} req/s`;
 
 const benchmark: Benchmark = {
   name: "server",

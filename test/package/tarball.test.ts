@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { installIntoEmptyProject, packTarball } from "./pack.js";
 
@@ -46,8 +46,34 @@ describe("the packed tarball in an empty project", () => {
     expect(rel(cjs)).toEqual(["dist/index.cjs", "dist/mock/index.cjs", "dist/mock/core.cjs", "dist/mock/server/index.cjs", "package.json"]);
   });
 
-  it("ships only dist and the package metadata", () => {
+  it("ships only dist, the guides and the package metadata", () => {
     const out = execFileSync("tar", ["-tzf", packTarball()], { encoding: "utf8" }).trim().split("\n");
-    expect(out.filter((path) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
+    expect(out.filter((path) => !/^package\/(dist\/|docs\/([\w-]+\.md|images\/[\w-]+\.png)$|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
+  });
+
+  // Issue 16.7: what the package points to is in the package.
+  it("every relative link of the shipped README and guides leads to a file that is shipped", () => {
+    const root = join(dir, "node_modules/prospectkit");
+    const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+    expect(pages).toEqual(expect.arrayContaining(["README.md", "docs/server.md", "docs/testing.md", "docs/behaviour.md"]));
+    const broken: string[] = [];
+    let links = 0;
+    for (const page of pages) {
+      const text = readFileSync(join(root, page), "utf8").replace(/```[\s\S]*?```/g, "");
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(target!)) continue;
+        links++;
+        if (!existsSync(join(root, dirname(page), target!.replace(/#.*$/, "")))) broken.push(`${page} -> ${target}`);
+      }
+    }
+    expect(links).toBeGreaterThan(10);
+    expect(broken).toEqual([]);
+  });
+
+  it("prospectkit-mock --help names a guide that exists in the installed package", () => {
+    const help = execFileSync(process.execPath, [join(dir, "node_modules/.bin/prospectkit-mock"), "--help"], { encoding: "utf8" });
+    const guide = /^Docs: (\S+);/m.exec(help)?.[1];
+    expect(guide).toBe(realpathSync(join(dir, "node_modules/prospectkit/docs/server.md")));
+    expect(readFileSync(guide!, "utf8")).toMatch(/^# /);
   });
 });

@@ -32,3 +32,18 @@ describe("the user-agent names the released version", () => {
     expect(VERSION).toBe(version);
   });
 });
+
+describe("issue 14: ofetch is the transport and the only caller of fetch", () => {
+  const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ""); // comments may mention fetch(...)
+
+  it.each(sources)("%s calls no fetch itself", (_path, text) => {
+    expect(code(text)).not.toMatch(/\bfetch\s*\(/);
+  });
+
+  it("src/attempt.ts sends every attempt through ofetch's createFetch, and ofetch is an exact dependency", () => {
+    const attempt = sources.find(([path]) => path === join("src", "attempt.ts"))![1];
+    expect(attempt).toMatch(/import \{ createFetch, fetch as globalFetch \} from "ofetch";/);
+    const { dependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(dependencies.ofetch).toMatch(/^1\.5\.\d+$/);
+  });
+});

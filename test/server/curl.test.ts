@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_API_KEY, MAX_BODY_BYTES } from "../../mock/index.js";
-import { DEMO_FIXTURES } from "../../mock/server/demo.js";
+import { demoFixtures } from "../../mock/server/demo.js";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
@@ -17,7 +17,7 @@ const KEY = "key_curl";
 let server: MockServer;
 
 beforeAll(async () => {
-  server = await startMockServer({ port: 0, apiKeys: [KEY], fixtures: (state) => loadFixtures(state, DEMO_FIXTURES) });
+  server = await startMockServer({ port: 0, apiKeys: [KEY], fixtures: (state, { url }) => loadFixtures(state, demoFixtures(url)) });
 });
 afterAll(() => server.close());
 
@@ -80,9 +80,9 @@ describe("every curl the banner prints works as printed", () => {
   });
   afterAll(() => cli.stop());
 
-  it("four commands, each answered 2xx with the documented body", async () => {
+  it("five commands, each answered 2xx with the documented body", async () => {
     const commands = bannerCurls(cli.stdout());
-    expect(commands).toHaveLength(4);
+    expect(commands).toHaveLength(5);
     const outputs: unknown[] = [];
     for (const command of commands) {
       const { stdout, stderr } = await run("sh", ["-c", command]);
@@ -93,9 +93,10 @@ describe("every curl the banner prints works as printed", () => {
     expect(outputs[1]).toMatchObject({ pageId: "page_demo", effectiveName: "Pricing", publishedVersion: { versionNumber: 1 } });
     expect(outputs[2]).toMatchObject({ id: "webhooksubscription_demo", active: false });
     expect(outputs[3]).toMatchObject({ data: [{ source: "crm", payload: { event: "signed_up", plan: "team" } }] });
-    await cli.waitFor("GET /__mock/prospect_logs 200");
+    expect(outputs[4], "the demo inbox: empty until a version is published").toEqual({ data: [] });
+    await cli.waitFor("GET /__mock/inbox/demo 200");
     const statuses = cli.stdout().match(/ (POST|GET|PATCH) \S+ \d{3} /g)!.map((line) => line.trim().split(" ")[2]);
-    expect(statuses).toEqual(["201", "200", "200", "200"]);
+    expect(statuses).toEqual(["201", "200", "200", "200", "200"]);
     expect(cli.stdout()).toContain(`x-api-key: ${DEFAULT_API_KEY}`);
   });
 });

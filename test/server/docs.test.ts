@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type CliProcess, ROOT, startCli } from "./support/cli-process.js";
+import { call, until } from "./support/webhooks.js";
 
 const run = promisify(execFile);
 const guide = readFileSync(join(ROOT, "docs/server.md"), "utf8");
@@ -36,7 +37,7 @@ async function server(args: string[] = []): Promise<CliProcess> {
 describe("docs/server.md runs as written", () => {
   it("the curl examples: calling the API, then publishing a new version through the control API", async () => {
     const scripts = blocks("sh").filter((script) => script.includes("curl"));
-    expect(scripts).toHaveLength(2);
+    expect(scripts).toHaveLength(4);
     const cli = await server();
     const api = await run("sh", ["-c", scripts[0]!.replaceAll(DOCUMENTED_URL, cli.url)]);
     expect(values(api.stdout)).toEqual([
@@ -47,6 +48,21 @@ describe("docs/server.md runs as written", () => {
     const control = await run("sh", ["-c", scripts[1]!.replaceAll(DOCUMENTED_URL, cli.url)]);
     const page = values(control.stdout).at(-1);
     expect(page).toMatchObject({ computedName: "Plans and prices", publishedVersion: { versionId: "pageversion_demo_2", versionNumber: 2 } });
+  });
+
+  it("the webhook curl examples: a published version reaches the demo inbox, verified; the webhook routes answer as documented", async () => {
+    const scripts = blocks("sh").filter((script) => script.includes("curl"));
+    const cli = await server();
+    const publish = await run("sh", ["-c", scripts[2]!.replaceAll(DOCUMENTED_URL, cli.url)]);
+    expect(values(publish.stdout).at(-1)).toEqual({ data: expect.any(Array) });
+    const inbox = await until(async () => {
+      const data = (await call(cli.url, "mock_api_key", "GET", "/__mock/inbox/demo")).body.data as unknown[];
+      return data.length > 0 ? data : undefined;
+    }, "the delivery in the demo inbox");
+    expect(inbox).toMatchObject([{ event: { type: "page.version.published" }, verification: { verified: true } }]);
+    const routes = values((await run("sh", ["-c", scripts[3]!.replaceAll(DOCUMENTED_URL, cli.url)])).stdout);
+    expect(routes[0]).toMatchObject({ type: "form.submitted", data: { formId: "contact" } });
+    expect(routes.at(-1)).toMatchObject({ id: "webhooksubscription_demo", previousSecret: { secret: (routes.at(-2) as { secret: string }).secret } });
   });
 
   it("the Python example: its own assertions hold", async () => {

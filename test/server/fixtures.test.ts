@@ -2,16 +2,20 @@
 import { describe, expect, it } from "vitest";
 import { type FixtureDocument, loadFixtures } from "../../mock/control/fixtures.js";
 import { createMockApi, MockStateError } from "../../mock/core.js";
-import { DEMO_FIXTURES, DEMO_IDS } from "../../mock/server/demo.js";
+import { DEMO_IDS, demoFixtures } from "../../mock/server/demo.js";
 
 const fresh = () => createMockApi({ apiKeys: ["k"], seed: 1 });
 
 describe("loadFixtures", () => {
   it("loads the demo data: a published page and a subscription with the documented IDs", () => {
     const api = fresh();
-    loadFixtures(api.state, DEMO_FIXTURES);
+    loadFixtures(api.state, demoFixtures("http://127.0.0.1:4010"));
     expect(api.state.pages.view(DEMO_IDS.page)).toMatchObject({ pageGroupId: DEMO_IDS.pageGroup, effectiveName: "Pricing", publishedVersion: { versionId: DEMO_IDS.pageVersion, versionNumber: 1 } });
-    expect(api.state.webhookSubscriptions.get(DEMO_IDS.subscription)).toMatchObject({ active: true, events: ["page.version.published"] });
+    expect(api.state.webhookSubscriptions.get(DEMO_IDS.subscription)).toMatchObject({
+      active: true,
+      events: ["page.version.published"],
+      url: "http://127.0.0.1:4010/__mock/inbox/demo",
+    });
   });
 
   it("creates prospect logs exactly as the API does (type defaults, prospects resolved)", () => {

@@ -118,6 +118,8 @@ describe("HEAD is served wherever GET is, without a body", () => {
   it.each([
     ["the page route", "/v0/page_groups/g1/pages/p1", 200],
     ["a control listing", "/__mock/prospect_logs", 200],
+    ["the API document", "/openapi.json", 200],
+    ["the control document", "/__mock/openapi.json", 200],
   ])("HEAD on %s: the GET's status and content-length, no body", async (_, path, status) => {
     const get = await send("GET", path, KEY);
     const head = await send("HEAD", path, KEY);

@@ -18,57 +18,82 @@ import { ROOT } from "./support/cli-process.js";
 const KEY = "key_openapi";
 let server: MockServer;
 let document: any;
+let control: any;
 let ajv: Ajv2020;
 
 beforeAll(async () => {
   server = await startMockServer({
     port: 0,
     apiKeys: [KEY],
-    fixtures(state) {
+    fixtures(state, { url }) {
       state.pageGroups.create({ id: "group_1" });
       state.pages.create({ id: "page_1", pageGroupId: "group_1" });
       state.pageVersions.create({ id: "version_1", pageId: "page_1" });
-      state.webhookSubscriptions.create({ id: "sub_1", url: "https://hooks.example.com/x" });
+      state.webhookSubscriptions.create({ id: "sub_1", url: `${url}/__mock/inbox/openapi` });
     },
   });
   document = await (await fetch(`${server.url}/openapi.json`)).json();
+  control = await (await fetch(`${server.url}/__mock/openapi.json`)).json();
   ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
   ajv.addSchema(document, "openapi.json");
+  ajv.addSchema(control, "control.json");
 });
 afterAll(() => server.close());
 
 const pointer = (...parts: string[]) => parts.map((part) => part.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
 
-/** Follows a `$ref` inside the document. */
-function resolve(node: any): any {
+/** The document a path belongs to: the control API's own, or the API's. */
+const documentOf = (path: string) => (path.startsWith("/__mock") ? { doc: control, id: "control.json" } : { doc: document, id: "openapi.json" });
+
+/** Follows a `$ref` inside a document. */
+function resolve(node: any, doc: any = document): any {
   if (node?.$ref === undefined) return node;
   return (node.$ref as string)
     .slice(2)
     .split("/")
-    .reduce((at: any, part) => at[part.replaceAll("~1", "/").replaceAll("~0", "~")], document);
+    .reduce((at: any, part) => at[part.replaceAll("~1", "/").replaceAll("~0", "~")], doc);
 }
 
-/** Validates a value against the schema at a JSON pointer of the document. */
-function validate(at: string, value: unknown): string[] {
-  const check = ajv.getSchema(`openapi.json#/${at}`);
+/** Validates a value against the schema at a JSON pointer of a document. */
+function validate(at: string, value: unknown, id = "openapi.json"): string[] {
+  const check = ajv.getSchema(`${id}#/${at}`);
   if (check === undefined) throw new TypeError(`no schema at ${at}`);
   return check(value) ? [] : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
 describe("the document", () => {
-  it("is OpenAPI 3.1 with the x-api-key scheme and the control API under its own tag", () => {
+  it("/openapi.json describes the /v0 API only; the control API has its own document at /__mock/openapi.json", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(document.components.securitySchemes.ApiKey).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }));
     expect(document.servers[0].url).toBe(server.url);
     expect(document.paths["/v0/prospect_logs"].post.tags).toEqual(["API"]);
-    expect(document.paths["/__mock/reset"].post.tags).toEqual(["Control API"]);
+    expect(Object.keys(document.paths).every((path) => path.startsWith("/v0/"))).toBe(true);
+    expect(control.openapi).toBe("3.1.0");
+    expect(control.paths["/__mock/reset"].post.tags).toEqual(["Control API"]);
+    expect(Object.keys(control.paths).every((path) => path.startsWith("/__mock/"))).toBe(true);
     expect(document.paths["/v0/prospect_logs"].post.responses["422"]).toEqual({ $ref: "#/components/responses/IdempotencyKeyReused" });
   });
 
-  it("lints clean with redocly (recommended-strict: no error, no warning)", async () => {
+  it("what generated clients need: payload a free record, type optional in a request, publishedVersion's fields required, url and email as patterns", () => {
+    const { schemas } = document.components;
+    expect(schemas.ProspectLogCreate.properties.payload).toEqual({ type: "object", additionalProperties: true });
+    expect(schemas.ProspectLogCreate.required).not.toContain("type");
+    expect(schemas.ProspectLogCreate.properties.type.default).toBeUndefined();
+    expect(schemas.Page.properties.publishedVersion.required).toEqual(["versionId", "versionNumber", "publishedAt"]);
+    expect(schemas.WebhookSubscriptionUpdate.properties.url).toMatchObject({ maxLength: 2048, pattern: expect.stringMatching(/^\^\[Hh\]/) });
+    expect(schemas.WebhookSubscriptionUpdate.properties.url.format).toBeUndefined();
+    expect(schemas.ProspectLogCreate.properties.email.format).toBeUndefined();
+    const url = new RegExp(schemas.WebhookSubscriptionUpdate.properties.url.pattern, "u");
+    for (const bad of ["HTTP:foo", "http:foo", "http://a/%zz", "https://x/a\\b"]) expect(url.test(bad)).toBe(false);
+    const email = new RegExp(schemas.ProspectLogCreate.properties.email.pattern, "u");
+    for (const good of ["a&b@example.com", "x=y+z@example.org", "user@example.xn--p1ai"]) expect(email.test(good)).toBe(true);
+    expect(email.test("a@x-.co")).toBe(false);
+  });
+
+  it.each([["openapi.json"], ["control.json"]])("%s lints clean with redocly (recommended-strict: no error, no warning)", async (name) => {
     const file = join(mkdtempSync(join(tmpdir(), "pk-openapi-")), "openapi.json");
-    writeFileSync(file, JSON.stringify(document));
+    writeFileSync(file, JSON.stringify(name === "openapi.json" ? document : control));
     const run = promisify(execFile);
     const cli = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
     const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
@@ -117,6 +142,19 @@ const CASES: readonly Case[] = [
   ["GET", "/v0/page_groups/group_1/pages/page_1", "/v0/page_groups/{page_group_id}/pages/{page_id}"],
   ["POST", "/__mock/faults", "/__mock/faults", { kind: "status", status: 500, operation: "updateWebhookSubscription" }],
   ["PATCH", "/v0/webhook_subscriptions/sub_1", "/v0/webhook_subscriptions/{subscription_id}", {}],
+  ["POST", "/__mock/webhook_events", "/__mock/webhook_events", { kind: "form.submitted", data: { formId: "f1" } }],
+  ["POST", "/__mock/webhook_events", "/__mock/webhook_events", { kind: "page.version.created", data: [] }],
+  ["GET", "/__mock/webhook_events", "/__mock/webhook_events"],
+  ["POST", "/__mock/webhook_deliveries/run", "/__mock/webhook_deliveries/run"],
+  ["GET", "/__mock/webhook_deliveries?subscriptionId=sub_1", "/__mock/webhook_deliveries"],
+  ["GET", "/__mock/webhook_deliveries?status=lost", "/__mock/webhook_deliveries"],
+  ["POST", "/__mock/webhook_events/event_404/redeliver", "/__mock/webhook_events/{eventId}/redeliver"],
+  ["POST", "/__mock/webhook_subscriptions/sub_1/secret/rotate", "/__mock/webhook_subscriptions/{subscriptionId}/secret/rotate"],
+  ["POST", "/__mock/webhook_subscriptions/sub_404/secret/rotate", "/__mock/webhook_subscriptions/{subscriptionId}/secret/rotate"],
+  ["GET", "/__mock/webhook_subscriptions/sub_1/secret", "/__mock/webhook_subscriptions/{subscriptionId}/secret"],
+  ["GET", "/__mock/inbox/openapi", "/__mock/inbox/{name}"],
+  ["POST", "/__mock/inbox/openapi", "/__mock/inbox/{name}", { id: "forged" }, null],
+  ["POST", "/__mock/inbox/nowhere", "/__mock/inbox/{name}", { id: "forged" }, null],
   ["POST", "/__mock/reset", "/__mock/reset"],
 ];
 
@@ -127,10 +165,11 @@ describe("a validator built from the document agrees with the live server", () =
       const headers: Record<string, string> = key === null ? {} : { "x-api-key": key ?? KEY };
       if (body !== undefined) headers["content-type"] = "application/json";
       const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-      const operation = document.paths[template][method.toLowerCase()];
+      const { doc, id } = documentOf(template);
+      const operation = doc.paths[template][method.toLowerCase()];
       const where = `${method} ${path} → ${response.status}`;
       expect(operation.responses, where).toHaveProperty(String(response.status));
-      const documented = resolve(operation.responses[String(response.status)]);
+      const documented = resolve(operation.responses[String(response.status)], doc);
       const mediaType = response.headers.get("content-type")!;
       expect(Object.keys(documented.content), where).toEqual([mediaType]);
       expect(response.headers.get("x-request-id"), where).toMatch(/^req_/);
@@ -138,10 +177,10 @@ describe("a validator built from the document agrees with the live server", () =
       const at = responseRef
         ? `${responseRef.slice(2)}/content/${pointer(mediaType)}/schema`
         : `paths/${pointer(template, method.toLowerCase())}/responses/${response.status}/content/${pointer(mediaType)}/schema`;
-      expect(validate(at, await response.json()), where).toEqual([]);
+      expect(validate(at, await response.json(), id), where).toEqual([]);
       covered.add(`${method} ${template}`);
     }
-    const documentedOperations = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const documentedOperations = Object.entries({ ...document.paths, ...control.paths }).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
     expect([...covered].sort()).toEqual(documentedOperations.sort());
   });
 

@@ -1,7 +1,8 @@
 /** What the CLI prints: shell quoting of the banner's curls, the request line, field errors in one line. */
 import { describe, expect, it } from "vitest";
 import { describeFieldErrors } from "../../mock/server/cli/data-file.js";
-import { banner, requestLine, shellQuote } from "../../mock/server/cli/output.js";
+import { banner, deliveryLine, requestLine, shellQuote } from "../../mock/server/cli/output.js";
+import type { DeliveryAttempt } from "../../mock/webhooks/index.js";
 
 describe("shellQuote", () => {
   it.each([
@@ -51,6 +52,23 @@ describe("banner", () => {
     });
     expect(text).toContain("curl -sS http://127.0.0.1:1/v0/page_groups/group%20%C3%BC/pages/page%2F1 -H 'x-api-key: k'\\''ey'");
     expect(text).toContain("-X PATCH http://127.0.0.1:1/v0/webhook_subscriptions/sub%201");
-    expect(text).toContain("Quiet: requests are not printed.");
+    expect(text).toContain("Quiet: requests and webhook attempts are not printed.");
+  });
+});
+
+describe("deliveryLine: one line per webhook attempt", () => {
+  const at = new Date(2024, 1, 29, 12, 0, 1, 240);
+  const attempt = { eventId: "e", subscriptionId: "s", attempt: 1, at: "", ok: true, status: 200, reason: null, error: null, response: "", durationMs: 3.14, redelivery: false } as const;
+  const delivery = { type: "page.version.published", url: "http://127.0.0.1:4010/__mock/inbox/demo" } as const;
+  it.each<[string, Partial<DeliveryAttempt>, string]>([
+    ["a success: the status", {}, "12:00:01.240 webhook page.version.published http://127.0.0.1:4010/__mock/inbox/demo 200 3.1 ms\n"],
+    ["a failing status, on a retry: the status and the attempt number", { ok: false, status: 500, reason: "status", attempt: 3 }, "… 500 3.1 ms (attempt 3)\n"],
+    ["a redirect: the word and the status", { ok: false, status: 302, reason: "redirect" }, "… redirect 302 3.1 ms\n"],
+    ["no answer: the reason", { ok: false, status: null, reason: "refused" }, "… refused 3.1 ms\n"],
+    ["a timeout", { ok: false, status: null, reason: "timeout", durationMs: 15000.04 }, "… timeout 15000.0 ms\n"],
+    ["a redelivery", { redelivery: true, attempt: 2 }, "… 200 3.1 ms (redelivery)\n"],
+  ])("%s", (_rule, change, expected) => {
+    const line = deliveryLine({ ...attempt, ...change }, delivery, at);
+    expect(line).toBe(expected.startsWith("…") ? `12:00:01.240 webhook page.version.published http://127.0.0.1:4010/__mock/inbox/demo${expected.slice(1)}` : expected);
   });
 });

@@ -4,7 +4,7 @@
  */
 import type * as z from "zod/mini";
 import { describe, expectTypeOf, it } from "vitest";
-import type { LoggedRequest, MockApi, MockApiOptions, PageGroupRecord, PageVersionRecord, ProspectLogRecord, ProspectRecord, WebhookSubscriptionRecord } from "../../mock/core.js";
+import type { LoggedRequest, MockApi, MockApiOptions, MockState, PageGroupRecord, PageVersionRecord, ProspectLogRecord, ProspectRecord, WebhookSubscriptionRecord } from "../../mock/core.js";
 import type {
   LoggedRequestSchema,
   PageGroupRecordSchema,
@@ -31,11 +31,14 @@ describe("control response schemas match the state API's records", () => {
 describe("the server's public API", () => {
   it("startMockServer takes the mock's options but baseUrl, and gives url, port, api and close", () => {
     expectTypeOf(startMockServer).parameter(0).toEqualTypeOf<MockServerOptions | undefined>();
-    expectTypeOf<MockServerOptions>().toHaveProperty("fixtures").toEqualTypeOf<MockApiOptions["fixtures"]>();
+    // The server's fixtures also get its URL (a subscription can point at the server's own inbox); a mock fixture still fits.
+    expectTypeOf<MockServerOptions>().toHaveProperty("fixtures").toEqualTypeOf<((state: MockState, server: { readonly url: string }) => void) | undefined>();
+    expectTypeOf<NonNullable<MockApiOptions["fixtures"]>>().toExtend<NonNullable<MockServerOptions["fixtures"]>>();
+    expectTypeOf<NonNullable<MockServerOptions["webhooks"]>>().toExtend<NonNullable<MockApiOptions["webhooks"]>>();
     expectTypeOf<"baseUrl" extends keyof MockServerOptions ? true : false>().toEqualTypeOf<false>();
     expectTypeOf(startMockServer).returns.resolves.toEqualTypeOf<MockServer>();
     expectTypeOf<MockServer["api"]>().toEqualTypeOf<MockApi>();
     expectTypeOf<MockServer["close"]>().returns.toEqualTypeOf<Promise<void>>();
-    expectTypeOf<AnsweredRequest>().toEqualTypeOf<{ readonly method: string; readonly path: string; readonly status: number; readonly durationMs: number }>();
+    expectTypeOf<AnsweredRequest>().toEqualTypeOf<{ readonly method: string; readonly path: string; readonly status: number; readonly durationMs: number; readonly console?: boolean }>();
   });
 });

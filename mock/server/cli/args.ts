@@ -3,6 +3,8 @@
  * Every mistake becomes a {@link UsageError}: one line, exit code 2.
  * @module
  */
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_KEY } from "../../core.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
@@ -28,6 +30,10 @@ export interface CliOptions {
   readonly dataFile: string | undefined;
   readonly demo: boolean;
   readonly latencyMs: number;
+  /** Whether the server sends due webhook deliveries (`--no-webhooks`: record only). */
+  readonly webhooks: boolean;
+  /** How many times faster than real time the retry schedule runs (`--webhook-time-scale`, default 1). */
+  readonly webhookTimeScale: number;
   readonly quiet: boolean;
   readonly help: boolean;
   readonly version: boolean;
@@ -42,6 +48,8 @@ const OPTIONS = {
   // Declared on its own: parseArgs' allowNegative needs Node 22.4, and the CLI runs on Node 20.
   "no-demo": { type: "boolean" },
   latency: { type: "string" },
+  "no-webhooks": { type: "boolean" },
+  "webhook-time-scale": { type: "string" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -61,11 +69,37 @@ Options:
       --data FILE      load fixtures from a JSON file (validated at start)
       --no-demo        start without the demo page and subscription
       --latency MS     answer every API request MS milliseconds late
-  -q, --quiet          do not print a line per request
+      --no-webhooks    record webhook events without sending them
+      --webhook-time-scale N
+                       run the webhook retry schedule N times faster (3600: an hour per second)
+  -q, --quiet          do not print a line per request or webhook attempt
   -h, --help           show this help
-  -v, --version        show the version
+  -v, --version        show the version`;
 
-Docs: docs/server.md in the package.`;
+/**
+ * The guide to the server in the installed package (the tarball ships docs/): the `docs/server.md`
+ * beside the `package.json` nearest above the running script, so the path printed is one to open.
+ * @param script - the running script (`process.argv[1]`, a `.bin` link resolved to dist/)
+ * @returns its absolute path, or `undefined` when the script is not inside the package
+ */
+export function serverGuide(script: string | undefined = process.argv[1]): string | undefined {
+  if (script === undefined || !existsSync(script)) return undefined;
+  for (let dir = dirname(realpathSync(script)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) {
+      const guide = join(dir, "docs", "server.md");
+      return existsSync(guide) ? guide : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The `--help` text, ending with where the guide is.
+ * @param guide - the guide's path (default: found from the running script)
+ */
+export function helpText(guide: string | undefined = serverGuide()): string {
+  return `${HELP}\n\nDocs: ${guide ?? "docs/server.md in the prospectkit package"}; the API itself: GET /openapi.json on the running server.`;
+}
 
 /** The first sentence of a parseArgs message, which goes on to explain positional arguments. */
 function firstSentence(message: string): string {
@@ -81,6 +115,17 @@ function port(text: string | undefined): number {
 function latency(text: string | undefined): number {
   if (text === undefined) return 0;
   if (!/^\d+(\.\d+)?$/.test(text) || Number(text) > 600_000) throw new UsageError(`--latency must be milliseconds from 0 to 600000, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** The largest time scale: 5 days of schedule in under a millisecond is already instant. */
+const MAX_TIME_SCALE = 1e9;
+
+function timeScale(text: string | undefined): number {
+  if (text === undefined) return 1;
+  if (!/^\d+(\.\d+)?$/.test(text) || !(Number(text) > 0) || Number(text) > MAX_TIME_SCALE) {
+    throw new UsageError(`--webhook-time-scale must be a number above 0, up to 1000000000, not ${JSON.stringify(text)}`);
+  }
   return Number(text);
 }
 
@@ -115,6 +160,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     dataFile: values.data,
     demo: values["no-demo"] !== true,
     latencyMs: latency(values.latency),
+    webhooks: values["no-webhooks"] !== true,
+    webhookTimeScale: timeScale(values["webhook-time-scale"]),
     quiet: values.quiet === true,
     help: values.help === true,
     version: values.version === true,

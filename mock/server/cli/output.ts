@@ -4,10 +4,12 @@
  * never the API key).
  * @module
  */
+import { CONSOLE_PATH } from "../../console/handler.js";
 import { createProspectLogRoute, fillPath, getPageRoute, updateWebhookSubscriptionRoute } from "../../../src/operations.js";
 import { CONTROL_PATH_PREFIX } from "../../control/handler.js";
 import { OPENAPI_PATH } from "../app.js";
 import type { AnsweredRequest } from "../node-handler.js";
+import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
 
 /** What the banner shows. */
 export interface BannerInput {
@@ -24,6 +26,14 @@ export interface BannerInput {
   /** The first webhook subscription, if any. */
   readonly subscriptionId: string | undefined;
   readonly quiet: boolean;
+  /** How webhooks are delivered, and the URL of the inbox the first subscription delivers to (if it is the server's own). */
+  readonly webhooks?: { readonly deliver: boolean; readonly timeScale: number; readonly inboxUrl: string | undefined };
+}
+
+function webhookLine(webhooks: NonNullable<BannerInput["webhooks"]>): string {
+  if (!webhooks.deliver) return "recorded, not sent (--no-webhooks)";
+  const schedule = webhooks.timeScale === 1 ? "the real retry schedule" : `the retry schedule ${webhooks.timeScale}x faster`;
+  return `sent to each subscription's URL, on ${schedule}`;
 }
 
 /** The body of the printed create command. */
@@ -68,6 +78,8 @@ export function banner(input: BannerInput): string {
     `  Subscription  ${subscriptionId ?? "none yet (load one with --data, or POST /__mock/webhook_subscriptions)"}`,
     `  OpenAPI       ${url}${OPENAPI_PATH}`,
     `  Control API   ${url}${CONTROL_PATH_PREFIX} (same x-api-key)`,
+    `  Console       ${url}${CONSOLE_PATH} (open it in a browser)`,
+    ...(input.webhooks ? [`  Webhooks      ${webhookLine(input.webhooks)}`] : []),
     "",
     "Create a prospect log entry:",
     curl(createProspectLogRoute.method, url + createProspectLogRoute.path, apiKey, SAMPLE_PROSPECT_LOG),
@@ -77,13 +89,32 @@ export function banner(input: BannerInput): string {
     curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, apiKey, { active: false }),
     "List the stored prospect log entries (control API):",
     curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, apiKey),
+    ...(input.webhooks?.inboxUrl
+      ? ["See the webhooks the subscription delivered to the built-in inbox, verified (publish a version to add one):", curl("GET", input.webhooks.inboxUrl, apiKey)]
+      : []),
     "",
-    input.quiet ? "Quiet: requests are not printed. Ctrl+C stops." : "One line per request follows. Ctrl+C stops.",
+    input.quiet ? "Quiet: requests and webhook attempts are not printed. Ctrl+C stops." : "One line per request and per webhook attempt follows. Ctrl+C stops.",
     "",
   ].join("\n");
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+const clockTime = (at: Date) => `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
+
+/**
+ * One webhook attempt as the CLI prints it, beside the request lines:
+ * `12:00:01.240 webhook page.version.published http://127.0.0.1:4010/__mock/inbox/demo 200 3.1 ms`;
+ * a failure shows its reason (`refused`, `timeout`, `redirect 302`, `500`), a retry its number.
+ * @param attempt - the attempt
+ * @param delivery - the delivery it belongs to (event kind, URL)
+ * @param at - when it ended
+ */
+export function deliveryLine(attempt: DeliveryAttempt, delivery: Pick<Delivery, "type" | "url">, at: Date = new Date()): string {
+  const outcome =
+    attempt.status !== null ? (attempt.reason === "redirect" ? `redirect ${attempt.status}` : String(attempt.status)) : (attempt.reason ?? "failed");
+  const note = attempt.redelivery ? " (redelivery)" : attempt.attempt > 1 ? ` (attempt ${attempt.attempt})` : "";
+  return `${clockTime(at)} webhook ${delivery.type} ${delivery.url} ${outcome} ${attempt.durationMs.toFixed(1)} ms${note}\n`;
+}
 
 /**
  * One request as the CLI prints it: `12:00:01.234 POST /v0/prospect_logs 201 0.9 ms`.
@@ -91,7 +122,7 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
  * @param at - when it was answered
  */
 export function requestLine(request: AnsweredRequest, at: Date = new Date()): string {
-  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
+  const time = clockTime(at);
   const status = request.status === 0 ? "dropped" : String(request.status);
   return `${time} ${request.method} ${request.path} ${status} ${request.durationMs.toFixed(1)} ms\n`;
 }

@@ -9,11 +9,12 @@
 import { VERSION } from "../../../src/version.js";
 import { loadFixtures } from "../../control/fixtures.js";
 import { MockStateError, type MockState } from "../../core.js";
-import { DEMO_FIXTURES } from "../demo.js";
+import { INBOX_PATH } from "../../control/inbox.js";
+import { demoFixtures } from "../demo.js";
 import { startMockServer, type MockServer } from "../start.js";
-import { type CliOptions, HELP, parseCli, UsageError } from "./args.js";
+import { type CliOptions, helpText, parseCli, UsageError } from "./args.js";
 import { describeFieldErrors, readDataFile } from "./data-file.js";
-import { banner, requestLine } from "./output.js";
+import { banner, deliveryLine, requestLine } from "./output.js";
 import { watchParent } from "./parent.js";
 
 /** Where the CLI writes, and how it learns of a stop request (replaceable in tests). */
@@ -39,10 +40,10 @@ const processIo: CliIo = {
   },
 };
 
-function fixturesOf(options: CliOptions): (state: MockState) => void {
+function fixturesOf(options: CliOptions): (state: MockState, server: { readonly url: string }) => void {
   const data = options.dataFile === undefined ? undefined : readDataFile(options.dataFile);
-  return (state) => {
-    if (options.demo) loadFixtures(state, DEMO_FIXTURES);
+  return (state, { url }) => {
+    if (options.demo) loadFixtures(state, demoFixtures(url));
     if (data === undefined) return;
     try {
       loadFixtures(state, data);
@@ -80,7 +81,13 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
       ...(options.seed !== undefined && { seed: options.seed }),
       latencyMs: options.latencyMs,
       fixtures: fixturesOf(options),
-      ...(!options.quiet && { onRequest: (request) => io.stdout.write(requestLine(request)) }),
+      // The console's own refreshes would drown the user's calls: only what the user did is printed.
+      ...(!options.quiet && { onRequest: (request) => request.console || io.stdout.write(requestLine(request)) }),
+      webhooks: {
+        deliver: options.webhooks,
+        timeScale: options.webhookTimeScale,
+        ...(!options.quiet && { onAttempt: (attempt, delivery) => io.stdout.write(deliveryLine(attempt, delivery)) }),
+      },
     });
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -101,7 +108,7 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
     const options = parseCli(argv);
-    if (options.help) return (io.stdout.write(`${HELP}\n`), 0);
+    if (options.help) return (io.stdout.write(`${helpText()}\n`), 0);
     if (options.version) return (io.stdout.write(`${VERSION}\n`), 0);
     const server = await start(options, io);
     const state = server.api.state;
@@ -117,6 +124,11 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         page: page && { pageGroupId: page.pageGroupId, pageId: page.id },
         subscriptionId: subscription?.id,
         quiet: options.quiet,
+        webhooks: {
+          deliver: options.webhooks,
+          timeScale: options.webhookTimeScale,
+          inboxUrl: subscription?.url.startsWith(`${server.url}${INBOX_PATH}/`) ? subscription.url : undefined,
+        },
       }),
     );
     const reason = await new Promise<string | undefined>((resolve) => io.onStop(resolve));

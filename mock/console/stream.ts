@@ -1,0 +1,82 @@
+/**
+ * The console's live feed: one tenant's {@link MockChange}s as server-sent events
+ * (`text/event-stream`). The browser reads it with `fetch` so that the API key travels in the
+ * `x-api-key` header (an `EventSource` could only put it in the URL). A listener that stops
+ * reading is cut off once its backlog passes a bound, so a stalled tab cannot grow the server's memory.
+ * @module
+ */
+import type { MockChanges } from "../core.js";
+
+/** How often a comment line keeps idle connections (and proxies) open, in milliseconds. */
+export const KEEP_ALIVE_MS = 15_000;
+
+/** How many events may wait for a slow reader before its stream is closed. */
+export const MAX_BACKLOG = 1_000;
+
+const encoder = new TextEncoder();
+
+/** One event in the `text/event-stream` format (`data` is one JSON line, so never a bare newline). */
+function frame(event: string, data: unknown): Uint8Array {
+  return encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/**
+ * Opens the feed of one tenant.
+ * @param changes - the mock's change feed
+ * @param tenantOfCaller - the caller's tenant now (read again after a reset, which may renew
+ *   tenant IDs; null when the key no longer has one, which ends the stream): nothing of another
+ *   tenant is ever written
+ * @returns the streaming response (first event `ready`, then `request` and `change` events)
+ */
+export function changeStream(changes: MockChanges, tenantOfCaller: () => string | null): Response {
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let closed = false;
+        const end = () => {
+          if (closed) return;
+          closed = true;
+          stop();
+          controller.close();
+        };
+        const send = (chunk: Uint8Array) => {
+          if (closed) return;
+          if ((controller.desiredSize ?? 0) <= -MAX_BACKLOG) return end();
+          controller.enqueue(chunk);
+        };
+        let unsubscribe = () => {};
+        const listen = (tenantId: string) => {
+          unsubscribe = changes.subscribe(tenantId, (change) => {
+            if (change.kind === "request") return send(frame("request", change.request));
+            send(frame("change", { kind: change.kind }));
+            if (change.kind !== "reset") return;
+            // A reset may renew the tenant's ID: follow the key to its tenant now, or end.
+            unsubscribe();
+            const next = tenantOfCaller();
+            if (next === null) return end();
+            listen(next);
+          });
+        };
+        const first = tenantOfCaller();
+        if (first !== null) listen(first);
+        const timer = setInterval(() => send(encoder.encode(": keep-alive\n\n")), KEEP_ALIVE_MS);
+        (timer as { unref?: () => void }).unref?.();
+        stop = () => {
+          unsubscribe();
+          clearInterval(timer);
+        };
+        controller.enqueue(encoder.encode("retry: 2000\n\n"));
+        controller.enqueue(frame("ready", {}));
+      },
+      cancel() {
+        stop();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
+  });
+}

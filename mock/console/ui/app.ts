@@ -1,0 +1,154 @@
+/**
+ * The console: the key screen, then four views (requests, state, webhooks, scenarios) kept up to
+ * date by the live feed. Every refresh is caused by an event; nothing polls.
+ */
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { call, storedKey, storeKey, useKey } from "./api.js";
+import { html } from "./html.js";
+import { follow, type LiveEvent } from "./live.js";
+import { KeyForm } from "./views/key.js";
+import { PagesSection } from "./views/pages.js";
+import { ProspectsSection } from "./views/prospects.js";
+import { type LoggedRequest, RequestsView } from "./views/requests.js";
+import { ScenariosView } from "./views/scenarios.js";
+import { SubscriptionsSection } from "./views/subscriptions.js";
+import { WebhooksView } from "./views/webhooks.js";
+import { loadWebhooks, type WebhooksData } from "./webhooks-data.js";
+
+const TABS = [
+  ["requests", "Requests"],
+  ["state", "State"],
+  ["webhooks", "Webhooks"],
+  ["scenarios", "Scenarios"],
+] as const;
+
+type Tab = (typeof TABS)[number][0];
+
+/** The most log entries the page keeps (the server's own default). */
+const MAX_REQUESTS = 10_000;
+
+const EMPTY_STATE = { prospects: [], prospectLogs: [], pageGroups: [], pages: [], webhookSubscriptions: [] };
+
+function initialTab(): Tab {
+  const hash = location.hash.slice(1);
+  return (TABS.find(([id]) => id === hash)?.[0] ?? "requests") as Tab;
+}
+
+function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
+  const [tab, setTab] = useState<Tab>(initialTab);
+  const [requests, setRequests] = useState<LoggedRequest[]>([]);
+  const [state, setState] = useState<any>(EMPTY_STATE);
+  const [faults, setFaults] = useState<any[]>([]);
+  const [webhooks, setWebhooks] = useState<WebhooksData | null>(null);
+  const [live, setLive] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const pending = useRef<number | undefined>(undefined);
+
+  const loadState = useCallback(async () => {
+    const [s, f] = await Promise.all([call("GET", "/__mock/state"), call("GET", "/__mock/faults")]);
+    const tenant = s.ok && s.body && typeof s.body === "object" ? { ...EMPTY_STATE, ...s.body } : null;
+    if (tenant) setState(tenant);
+    if (f.ok && Array.isArray(f.body?.data)) setFaults(f.body.data);
+    setWebhooks(await loadWebhooks(Array.isArray(tenant?.webhookSubscriptions) ? tenant.webhookSubscriptions : []));
+    setProblem(s.ok ? null : s.message);
+  }, []);
+  const loadRequests = useCallback(async () => {
+    const r = await call("GET", "/__mock/requests");
+    if (r.ok && Array.isArray(r.body?.data)) setRequests((current) => merge(r.body.data, current));
+  }, []);
+  // Many changes in a burst (a test run) cause one reload.
+  const soon = useCallback(() => {
+    clearTimeout(pending.current);
+    pending.current = window.setTimeout(() => void loadState(), 120);
+  }, [loadState]);
+
+  useEffect(() => {
+    const key = storedKey();
+    if (key === null) return;
+    const onEvent = (event: LiveEvent) => {
+      if (event.event === "request") {
+        const entry = event.data as LoggedRequest;
+        setRequests((list) => (list.some((known) => known.requestId === entry.requestId) ? list : [...(list.length >= MAX_REQUESTS ? list.slice(1) : list), entry]));
+        soon();
+      } else if (event.event === "change") {
+        if (event.data?.kind === "reset") (setRequests([]), void loadRequests());
+        soon();
+      } else if (event.event === "ready") {
+        // (Re)connected: catch up on whatever happened while the feed was down.
+        void loadRequests();
+        void loadState();
+      }
+    };
+    return follow(key, { onEvent, onStatus: setLive, onUnauthorized: (message) => onSignOut(message) });
+  }, []);
+
+  useEffect(() => {
+    history.replaceState(null, "", `#${tab}`);
+  }, [tab]);
+
+  const onTabKey = (event: KeyboardEvent) => {
+    const index = TABS.findIndex(([id]) => id === tab);
+    const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+    if (step === 0) return;
+    const next = TABS[(index + step + TABS.length) % TABS.length]![0];
+    setTab(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
+
+  return html`<div class="shell">
+    <header class="topbar">
+      <div class="brand"><span class="logo" aria-hidden="true">pk</span> <span>prospectkit <strong>mock console</strong></span></div>
+      <nav aria-label="Views">
+        <div role="tablist" aria-label="Views" onKeyDown=${onTabKey}>
+          ${TABS.map(
+            ([id, label]) => html`<button type="button" role="tab" id=${`tab-${id}`} aria-selected=${tab === id ? "true" : "false"} aria-controls="panel"
+              tabindex=${tab === id ? 0 : -1} onClick=${() => setTab(id)}>${label}${id === "requests" && requests.length > 0 ? html` <span class="count">${requests.length}</span>` : ""}</button>`,
+          )}
+        </div>
+      </nav>
+      <div class="status">
+        <span class=${`live ${live ? "on" : "off"}`} role="status">${live ? "Live" : "Reconnecting…"}</span>
+        <button type="button" class="link" onClick=${() => onSignOut(null)}>Change key</button>
+      </div>
+    </header>
+    <main id="panel" role="tabpanel" aria-labelledby=${`tab-${tab}`} tabindex="-1">
+      ${problem && html`<p class="notice error" role="alert">${problem}</p>`}
+      ${tab === "requests" && html`<${RequestsView} requests=${requests} />`}
+      ${tab === "state" &&
+      html`<div class="state-grid">
+        <${PagesSection} groups=${state.pageGroups} pages=${state.pages} />
+        <${SubscriptionsSection} subscriptions=${state.webhookSubscriptions} />
+        <${ProspectsSection} prospects=${state.prospects} logs=${state.prospectLogs} />
+      </div>`}
+      ${tab === "webhooks" && html`<${WebhooksView} data=${webhooks} />`}
+      ${tab === "scenarios" && html`<${ScenariosView} faults=${faults} />`}
+    </main>
+  </div>`;
+}
+
+/**
+ * The listing fetched, followed by the entries the feed brought that it does not hold yet (they
+ * arrived while it was on its way), so that neither a duplicate nor a gap appears.
+ */
+function merge(fetched: LoggedRequest[], current: readonly LoggedRequest[]): LoggedRequest[] {
+  const known = new Set(fetched.map((entry) => entry.requestId));
+  const since = fetched.at(-1)?.receivedAt ?? "";
+  return [...fetched, ...current.filter((entry) => !known.has(entry.requestId) && entry.receivedAt >= since)];
+}
+
+/** The whole page: the key screen until a key is accepted, then the console. */
+export function App() {
+  const [key, setKey] = useState<string | null>(storedKey());
+  const [message, setMessage] = useState<string | null>(null);
+  const signOut = (why: string | null) => {
+    storeKey(null);
+    useKey(null);
+    setMessage(why);
+    setKey(null);
+  };
+  useKey(key, (why) => signOut(why));
+  if (key === null) {
+    return html`<${KeyForm} message=${message} onKey=${(accepted: string) => (storeKey(accepted), useKey(accepted), setMessage(null), setKey(accepted))} />`;
+  }
+  return html`<${Console} key=${key} onSignOut=${signOut} />`;
+}

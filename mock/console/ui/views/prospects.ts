@@ -1,0 +1,53 @@
+/** Prospects with their identifiers and their prospect log entries (payloads shown on demand). */
+import { html } from "../html.js";
+import { Json, when } from "../parts.js";
+
+/** What the state view passes. */
+export interface ProspectsProps {
+  readonly prospects: readonly any[];
+  readonly logs: readonly any[];
+}
+
+const IDENTIFIERS = [
+  ["name", "Name"],
+  ["email", "Email"],
+  ["phoneNumber", "Phone number"],
+  ["linkedinProfileUrl", "LinkedIn profile"],
+] as const;
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : value === null || value === undefined ? "—" : JSON.stringify(value);
+}
+
+/** The prospects section. */
+export function ProspectsSection({ prospects, logs }: ProspectsProps) {
+  const byProspect = new Map<string, any[]>();
+  for (const log of logs) byProspect.set(log?.prospectId, [...(byProspect.get(log?.prospectId) ?? []), log]);
+  return html`<section aria-labelledby="prospects-title" class="card wide">
+    <h2 id="prospects-title">Prospects <span class="count">${prospects.length}</span></h2>
+    ${prospects.length === 0
+      ? html`<p class="empty">No prospect yet: creating a prospect log entry (createProspectLog) creates one.</p>`
+      : html`<ul class="plain" id="prospects">
+          ${prospects.map((prospect) => {
+            const own = byProspect.get(prospect.id) ?? [];
+            const title = prospect.name ?? prospect.email ?? prospect.phoneNumber ?? prospect.linkedinProfileUrl ?? "(no identifier)";
+            return html`<li key=${prospect.id}><details class="prospect">
+              <summary><span class="title">${text(title)}</span> <code class="id">${prospect.id}</code> <span class="count">${own.length} log${own.length === 1 ? "" : "s"}</span></summary>
+              <dl class="identifiers">
+                ${IDENTIFIERS.map(([field, label]) => html`<div><dt>${label}</dt><dd>${text(prospect[field])}</dd></div>`)}
+                <div><dt>Created</dt><dd>${when(prospect.createdAt)}</dd></div>
+              </dl>
+              <h3 class="sub">Log entries</h3>
+              <ol class="logs">
+                ${own.map(
+                  (log) => html`<li key=${log.id}>
+                    <p class="meta"><code>${log.id}</code> · ${text(log.source)} · ${text(log.type)} · ${when(log.createdAt)}${log.createdProspect ? " · created the prospect" : ""}${log.idempotencyKey ? ` · key ${text(log.idempotencyKey)}` : ""}</p>
+                    <${Json} value=${log.payload} label=${`Payload of ${log.id}`} />
+                  </li>`,
+                )}
+              </ol>
+            </details></li>`;
+          })}
+        </ul>`}
+  </section>`;
+}

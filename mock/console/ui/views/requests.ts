@@ -1,0 +1,99 @@
+/** The live request log: newest first, filtered by operation and status, each row expandable to its bodies and field errors. */
+import { useState } from "preact/hooks";
+import { html } from "../html.js";
+import { clock, Json, StatusBadge } from "../parts.js";
+
+declare const __OPERATIONS__: readonly string[];
+
+/** One logged request as `/__mock/requests` and the feed carry it. */
+export interface LoggedRequest {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly operation: string | null;
+  readonly status: number;
+  readonly requestBody?: unknown;
+  readonly responseBody?: unknown;
+  readonly receivedAt: string;
+  readonly durationMs?: number;
+}
+
+const STATUS_FILTERS: Record<string, (status: number) => boolean> = {
+  all: () => true,
+  "2xx": (s) => s >= 200 && s < 300,
+  "4xx": (s) => s >= 400 && s < 500,
+  "5xx": (s) => s >= 500,
+  dropped: (s) => s === 0,
+};
+
+/** How many rows are drawn before "Show more" (the server keeps up to 10,000). */
+const PAGE = 100;
+
+function fieldErrors(body: any): { pointer: string; detail: string; code: string }[] {
+  return body && typeof body === "object" && Array.isArray(body.errors) ? body.errors.filter((e: any) => e && typeof e === "object") : [];
+}
+
+function Row({ entry }: { entry: LoggedRequest }) {
+  const [open, setOpen] = useState(false);
+  const errors = fieldErrors(entry.responseBody);
+  return html`<li class="request">
+    <details onToggle=${(event: Event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
+      <summary>
+        <span class="time">${clock(entry.receivedAt)}</span>
+        <span class="method">${entry.method}</span>
+        <span class="path" title=${entry.path}>${entry.path}</span>
+        <${StatusBadge} status=${entry.status} />
+        <span class="duration">${typeof entry.durationMs === "number" ? `${entry.durationMs.toFixed(1)} ms` : ""}</span>
+        <span class="request-id">${entry.requestId}</span>
+      </summary>
+      ${open &&
+      html`<div class="request-detail">
+        <p class="meta">Operation <strong>${entry.operation ?? "none (no route matched)"}</strong> · request ID <code>${entry.requestId}</code></p>
+        ${errors.length > 0 &&
+        html`<div class="field-errors"><h4>Field errors</h4><ul>
+          ${errors.map((e) => html`<li><code>${String(e.pointer)}</code> ${String(e.detail)} <span class="code">${String(e.code)}</span></li>`)}
+        </ul></div>`}
+        <div class="bodies">
+          <div><h4>Request body</h4><${Json} value=${entry.requestBody} label=${`Request body of ${entry.requestId}`} /></div>
+          <div><h4>Response body</h4><${Json} value=${entry.responseBody} label=${`Response body of ${entry.requestId}`} /></div>
+        </div>
+      </div>`}
+    </details>
+  </li>`;
+}
+
+/** The request log view. */
+export function RequestsView({ requests }: { requests: readonly LoggedRequest[] }) {
+  const [operation, setOperation] = useState("all");
+  const [status, setStatus] = useState("all");
+  const [shown, setShown] = useState(PAGE);
+  const matches = STATUS_FILTERS[status] ?? STATUS_FILTERS["all"]!;
+  const filtered = requests.filter(
+    (entry) => (operation === "all" || (operation === "none" ? entry.operation === null : entry.operation === operation)) && matches(entry.status),
+  );
+  const newestFirst = filtered.slice(-shown).reverse();
+  return html`<section aria-labelledby="requests-title">
+    <div class="section-head">
+      <h2 id="requests-title">Requests</h2>
+      <div class="filters">
+        <label>Operation
+          <select id="filter-operation" value=${operation} onChange=${(e: Event) => setOperation((e.currentTarget as HTMLSelectElement).value)}>
+            <option value="all">All operations</option>
+            ${__OPERATIONS__.map((op) => html`<option value=${op}>${op}</option>`)}
+            <option value="none">No operation (404, 405)</option>
+          </select>
+        </label>
+        <label>Status
+          <select id="filter-status" value=${status} onChange=${(e: Event) => setStatus((e.currentTarget as HTMLSelectElement).value)}>
+            ${Object.keys(STATUS_FILTERS).map((key) => html`<option value=${key}>${key === "all" ? "All statuses" : key}</option>`)}
+          </select>
+        </label>
+      </div>
+    </div>
+    <p class="summary" aria-live="polite">${filtered.length} of ${requests.length} requests${filtered.length > shown ? `, newest ${shown} shown` : ""}</p>
+    ${requests.length === 0
+      ? html`<p class="empty">No API request yet. Call <code>/v0</code> with your key (the banner prints a curl for each operation) and it shows up here at once.</p>`
+      : html`<ul class="requests" id="request-log">${newestFirst.map((entry) => html`<${Row} key=${entry.requestId} entry=${entry} />`)}</ul>`}
+    ${filtered.length > shown && html`<button type="button" onClick=${() => setShown(shown + PAGE)}>Show ${PAGE} more</button>`}
+  </section>`;
+}

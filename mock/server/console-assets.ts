@@ -1,0 +1,52 @@
+/**
+ * Builds the console's browser assets (one ES module, one style sheet) with esbuild, for the
+ * build (`tsup.config.ts` writes them into the server bundle and into `dist/console/`) and for
+ * tests run from source (`vitest.config.ts`). Build tooling only: no entry imports this file.
+ * @module
+ */
+import { buildSync } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
+import { OPERATIONS, updateWebhookSubscriptionRoute } from "../../src/operations.js";
+import { DEFAULT_API_KEY } from "../options.js";
+
+/** The built assets, as text. */
+export interface ConsoleAssets {
+  readonly js: string;
+  readonly css: string;
+}
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Bundles and minifies the console UI (Preact + htm) for current browsers.
+ * @returns the script and the style sheet
+ * @throws the esbuild error when the UI does not compile
+ */
+export function buildConsoleAssets(): ConsoleAssets {
+  const result = buildSync({
+    entryPoints: [here("../console/ui/main.ts")],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    target: "es2022",
+    platform: "browser",
+    write: false,
+    legalComments: "none",
+    define: {
+      __DEVELOPMENT_KEY__: JSON.stringify(DEFAULT_API_KEY),
+      __EVENT_KINDS__: JSON.stringify(WEBHOOK_EVENT_KINDS),
+      __OPERATIONS__: JSON.stringify(OPERATIONS),
+      // The API paths come from the operation table, the one place they are written.
+      __UPDATE_SUBSCRIPTION_PATH__: JSON.stringify(updateWebhookSubscriptionRoute.path),
+    },
+  });
+  const css = buildSync({ entryPoints: [here("../console/ui/console.css")], bundle: true, minify: true, write: false, loader: { ".css": "css" } });
+  return { js: result.outputFiles[0]!.text, css: css.outputFiles[0]!.text };
+}
+
+/** The build-time constant that carries the assets into the server bundle, for `define`. */
+export function consoleAssetsDefine(): Record<string, string> {
+  return { __PROSPECTKIT_CONSOLE__: JSON.stringify(buildConsoleAssets()) };
+}
+

@@ -1,0 +1,264 @@
+/**
+ * The mock console in a real browser (headless Chromium via playwright-core), against a real
+ * `startMockServer` with the demo data: the key screen (a wrong key is refused in words), the
+ * live request log (a log created through the SDK shows up without a reload), publishing a
+ * version from the page (GET page changes), arming a 503 from the page (the next SDK call fails
+ * with InternalServerError), the API's own field errors next to a subscription's fields, and no
+ * serious or critical axe-core violation in any view at 1280x800 or 390x844.
+ *
+ * `PROSPECTKIT_UPDATE_SCREENSHOTS=1` writes the screenshots it takes to docs/images/.
+ */
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient, InternalServerError, verifyWebhook } from "../../src/index.js";
+import { loadFixtures } from "../../mock/control/fixtures.js";
+import { DEFAULT_API_KEY } from "../../mock/core.js";
+import { DEMO_IDS, demoFixtures } from "../../mock/server/demo.js";
+import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { launchChromium, seriousViolations } from "./browser.ts";
+
+const IMAGES = resolve(import.meta.dirname, "../../docs/images");
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let server: MockServer;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+async function screenshot(name: string, target: Page = page): Promise<void> {
+  const image = await target.screenshot({ fullPage: false });
+  expect(image.byteLength).toBeGreaterThan(5_000);
+  if (process.env["PROSPECTKIT_UPDATE_SCREENSHOTS"] === "1") writeFileSync(resolve(IMAGES, `${name}.png`), image);
+}
+
+/** No serious or critical axe-core violation on the page as it is now (the message lists any). */
+async function expectAccessible(target: Page): Promise<void> {
+  const violations = await seriousViolations(target);
+  expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+}
+
+async function openTab(name: string, target: Page = page): Promise<void> {
+  await target.getByRole("tab", { name: new RegExp(`^${name}`) }).click();
+}
+
+async function signIn(target: Page, key = DEFAULT_API_KEY): Promise<void> {
+  await target.goto(server.url, { waitUntil: "load" });
+  await target.getByLabel("API key").fill(key);
+  await target.getByRole("button", { name: "Open the console" }).click();
+  await target.getByText("Live", { exact: true }).waitFor();
+}
+
+const sdk = () => createClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.url, maxRetries: 0 });
+
+beforeAll(async () => {
+  server = await startMockServer({ port: 0, fixtures: (state, { url }) => loadFixtures(state, demoFixtures(url)) });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: DESKTOP });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/status of (401|400|404|503)/.test(message.text())) problems.push(`console error: ${message.text()}`);
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("the mock console in Chromium", { timeout: 60_000 }, () => {
+  it("a browser opening the server root lands on the console, which asks for the key, pre-filled with the development key", async () => {
+    await page.goto(server.url);
+    expect(new URL(page.url()).pathname).toBe("/__mock/console");
+    await expect.poll(() => page.getByLabel("API key").inputValue()).toBe(DEFAULT_API_KEY);
+    expect(await page.content()).not.toContain(DEFAULT_API_KEY);
+    await expectAccessible(page);
+  });
+
+  it("a wrong key is refused with a message saying what to do, and is not kept", async () => {
+    await page.getByLabel("API key").fill("not_a_key");
+    await page.getByRole("button", { name: "Open the console" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("does not accept that API key");
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain("not_a_key");
+    await screenshot("console-key");
+  });
+
+  it("a prospect log created through the SDK appears in the live request log without a reload", async () => {
+    await signIn(page);
+    await sdk().createProspectLog({ source: "crm", payload: { plan: "team", note: "Zürich café ✓" }, email: "ada@example.com", name: "Ada Lovelace" });
+    const row = page.locator("#request-log li", { hasText: "/v0/prospect_logs" }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain("201");
+    await row.locator("summary").click();
+    await expect.poll(() => row.textContent()).toContain("Zürich café ✓");
+    await row.locator("summary").click();
+    // A refused request shows the API's field errors (sent raw: the SDK would refuse it before sending).
+    await fetch(`${server.url}/v0/prospect_logs`, {
+      method: "POST",
+      headers: { "x-api-key": DEFAULT_API_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ source: "", payload: {} }),
+    });
+    const client = sdk();
+    await client.getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page });
+    await client.getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: "page_missing" }).catch(() => undefined);
+    await client.updateWebhookSubscription({ subscriptionId: DEMO_IDS.subscription, active: true });
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(5);
+    const refused = page.locator("#request-log li", { hasText: "400" }).first();
+    await refused.locator("summary").click();
+    await expect.poll(() => refused.textContent()).toContain("/source");
+    await screenshot("console-requests");
+    await expectAccessible(page);
+  });
+
+  it("the request log filters by operation and status", async () => {
+    await page.getByLabel("Operation").selectOption("getPage");
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(2);
+    await page.getByLabel("Status").selectOption("4xx");
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(1);
+    await page.getByLabel("Operation").selectOption("all");
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(2);
+    await page.getByLabel("Status").selectOption("all");
+    await expect.poll(() => page.locator("#request-log > li").count()).toBe(5);
+  });
+
+  it("publishing a version from the page changes what GET page answers", async () => {
+    await openTab("State");
+    const name = "Pricing";
+    await page.getByRole("button", { name: `Add version to ${name}` }).click();
+    await page.getByLabel("Computed name for version 2").fill("Pricing for every team");
+    await page.getByRole("button", { name: "Process" }).click();
+    await page.getByRole("button", { name: `Publish version 2 of ${name}` }).click();
+    await expect.poll(async () => (await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page })).publishedVersion.versionNumber).toBe(2);
+    await page.getByText("v2 published").waitFor();
+    await expectAccessible(page);
+  });
+
+  it("the publication's delivery reaches the inbox with a valid signature, shown with its attempt and headers; redeliver sends it again", async () => {
+    await openTab("Webhooks");
+    const received = page.locator("#inbox-list-demo > li", { hasText: "page.version.published" });
+    await received.first().waitFor({ timeout: 20_000 });
+    expect(await received.first().textContent()).toContain("signature valid");
+    // What the inbox kept verifies with the SDK and the subscription's secret, independently of the server's own check.
+    const call = (path: string) => fetch(`${server.url}${path}`, { headers: { "x-api-key": DEFAULT_API_KEY } }).then((r) => r.json());
+    const { data: messages } = await call(`/__mock/inbox/${DEMO_IDS.inbox}`);
+    const { secret } = await call(`/__mock/webhook_subscriptions/${DEMO_IDS.subscription}/secret`);
+    const message = messages.find((m: { event: { type: string } | null }) => m.event?.type === "page.version.published");
+    const event = await verifyWebhook({ secret, headers: message.headers, body: message.body });
+    expect(event.data).toMatchObject({ pageId: DEMO_IDS.page, versionNumber: 2 });
+    // The attempt shows the headers it sent; the signature recomputed on request is the one the inbox received.
+    const published = page.locator(".event", { hasText: "page.version.published" }).first();
+    await published.locator(".attempts summary").first().click();
+    await published.getByRole("button", { name: /^Show signature of attempt 1/ }).click();
+    await expect.poll(() => published.locator(".attempts .signature").first().textContent()).toBe(message.headers["webhook-signature"]);
+    await screenshot("console-webhooks");
+    await expectAccessible(page);
+    await published.getByRole("button", { name: /^Redeliver page.version.published/ }).click();
+    await expect.poll(() => received.count()).toBe(2);
+    await page.getByRole("button", { name: "Run due now" }).click();
+  });
+
+  it("a subscription edit goes through PATCH, and the API's field errors show next to the fields", async () => {
+    await openTab("State");
+    const url = page.getByLabel("URL").first();
+    await url.fill("ftp://example.com/hook");
+    await page.getByRole("button", { name: "Save" }).first().click();
+    const error = page.locator(`#sub-${DEMO_IDS.subscription}-url-error`);
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/http/);
+    expect(await url.getAttribute("aria-invalid")).toBe("true");
+    await url.fill("https://example.com/hooks/new");
+    await page.getByRole("button", { name: "Save" }).first().click();
+    await expect.poll(async () => (await server.api.state.webhookSubscriptions.get(DEMO_IDS.subscription))?.url).toBe("https://example.com/hooks/new");
+    await page.getByRole("button", { name: `Show signing secret of ${DEMO_IDS.subscription}` }).click();
+    await expect.poll(() => page.locator(".secret-value").textContent()).toMatch(/^whsec_/);
+    await page.getByRole("button", { name: "Hide" }).click();
+    await page.locator("summary", { hasText: "Ada Lovelace" }).click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot("console-state");
+  });
+
+  it("arming a 503 from the page makes the next SDK call fail with InternalServerError", async () => {
+    await openTab("Scenarios");
+    await page.getByLabel("Fault", { exact: true }).selectOption("status");
+    await page.getByLabel("Status", { exact: true }).fill("503");
+    await page.getByRole("button", { name: "Arm fault" }).click();
+    await page.locator("#armed-faults li", { hasText: "answer 503" }).waitFor();
+    await screenshot("console-scenarios");
+    await expectAccessible(page);
+    const failure = await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InternalServerError);
+    expect((failure as InternalServerError).status).toBe(503);
+    await expect.poll(() => page.locator("#armed-faults li").count()).toBe(0);
+    // The fault form is checked by the control API's rules, shown at the field.
+    await page.getByLabel("Status", { exact: true }).fill("200");
+    await page.getByRole("button", { name: "Arm fault" }).click();
+    await page.locator("#fault-status-error").waitFor();
+    expect(await page.getByLabel("Status", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("resets the mock from the page, two steps; the request log empties live", async () => {
+    await page.getByRole("button", { name: "Reset the mock…" }).click();
+    await page.getByRole("button", { name: "Yes, reset the mock" }).click();
+    await expect.poll(() => page.getByRole("tab", { name: /^Requests/ }).textContent()).toBe("Requests");
+    expect(server.api.requests.size).toBe(0);
+  });
+
+  it("is driven from the keyboard: arrow keys move between the views, Enter opens a request", async () => {
+    await page.getByRole("tab", { name: /^Scenarios/ }).focus();
+    await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("tab-requests");
+    expect(await page.getByRole("tab", { name: /^Requests/ }).getAttribute("aria-selected")).toBe("true");
+    await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page });
+    const summary = page.locator("#request-log > li summary").first();
+    await summary.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("#request-log > li details[open]").count()).toBe(1);
+  });
+
+  it("never breaks on stored data it did not create: a near-1 MiB payload, unicode, JSON nested to the limit", async () => {
+    let deep: unknown = { bottom: "🌊" };
+    // The body is level 1, payload 2, deep 3: 61 wrappers put the bottom object at level 64, the limit.
+    for (let level = 0; level < 61; level++) deep = { level, next: deep };
+    const payloads = [{ big: "x".repeat(900_000) }, { text: "Ünïcödé ✓ 日本語 עברית 👩🏽‍💻 \u0000 </script><script>alert(1)</script>" }, { deep }];
+    for (const payload of payloads) {
+      const response = await fetch(`${server.url}/v0/prospect_logs`, {
+        method: "POST",
+        headers: { "x-api-key": DEFAULT_API_KEY, "content-type": "application/json" },
+        body: JSON.stringify({ source: "import ✓", payload, name: "Zoë 👩🏽‍💻 O'Brien", email: "zoe@example.com" }),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+    }
+    await openTab("Requests");
+    const rows = page.locator("#request-log li", { hasText: "/v0/prospect_logs" });
+    await expect.poll(() => rows.count()).toBe(3);
+    for (const index of [0, 1, 2]) await rows.nth(index).locator("summary").click();
+    await page.getByRole("button", { name: /Show all \(\d+ kB\)/ }).first().waitFor();
+    await expect.poll(() => rows.nth(1).textContent()).toContain("</script><script>alert(1)</script>");
+    await openTab("State");
+    await page.locator("summary", { hasText: "Zoë 👩🏽‍💻 O'Brien" }).click();
+    await page.getByText("\"bottom\": \"🌊\"").waitFor();
+    await openTab("Requests");
+  });
+
+  it("stays readable at 390x844, with no serious or critical axe-core violation", async () => {
+    const phone = await browser.newPage({ viewport: PHONE });
+    try {
+      await signIn(phone);
+      await phone.locator("#request-log li").first().waitFor();
+      await expectAccessible(phone);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot("console-phone", phone);
+      await openTab("State", phone);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it("showed no page error and no console error but the expected refusals", () => {
+    expect(problems).toEqual([]);
+  });
+});
