@@ -1,10 +1,13 @@
 /**
- * Issue 4's benchmark, on the BUILT package: (a) req/s of `client.createProspectLog` through
- * `api.fetch`, (b) the same through MSW `setupServer` (msw 3), (c) the per-request time with
- * 1,000 and with 100,000 stored logs, (d) the heap retained per stored log. Every ratio is
+ * Issues 4 and 15's benchmark, on the BUILT package: (a0) req/s of a bare `api.fetch` POST, against
+ * an earlier build when `PROSPECTKIT_BENCH_BASELINE` names its dist/ directory (issue 15: must not
+ * get slower), (a) req/s of `client.createProspectLog` through `api.fetch`, (b) the same through
+ * MSW `setupServer` (msw 3), (c) the per-request time with 1,000 and with 1,000,000 stored logs,
+ * (d) the heap and the resident memory per stored log (over the 1,000,000). Every ratio is
  * measured against its baseline in the same run, over paired rounds (see `paired`).
  * Run with `node --expose-gc` (the bench script does) so heap figures are taken after a full GC.
  */
+import { pathToFileURL } from "node:url";
 import { atLeast, atMost, type Benchmark, info, median } from "./report.ts";
 
 type Sdk = typeof import("../../src/index.ts");
@@ -14,6 +17,8 @@ const KEY = "pk_bench_mock";
 const BODY = { source: "crm", payload: { stage: "demo", score: 42 }, email: "bench@example.com" };
 /** Paired rounds: each pair runs both sides back to back (order alternating); the figure is the median of the pairs' ratios, which a noisy 2-core machine disturbs least. */
 const ROUNDS = 31;
+/** The large store of (c) and (d). */
+const STORED = 1_000_000;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -25,9 +30,25 @@ async function perCall(call: () => Promise<unknown>, calls: number): Promise<num
 }
 
 function heapUsed(): number {
+  return memory().heapUsed;
+}
+
+/** Heap and resident memory after a full GC. */
+function memory(): { heapUsed: number; rss: number } {
   gc?.();
   gc?.();
-  return process.memoryUsage().heapUsed;
+  const { heapUsed: heap, rss } = process.memoryUsage();
+  return { heapUsed: heap, rss };
+}
+
+/** A bare `api.fetch` POST, as an in-process test would make it. */
+function fetchPost(api: { fetch: typeof fetch; baseUrl: string }): () => Promise<unknown> {
+  const init = { method: "POST", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify(BODY) };
+  return async () => {
+    const response = await api.fetch(`${api.baseUrl}/v0/prospect_logs`, init);
+    if (response.status !== 201) throw new TypeError(`api.fetch answered ${response.status}`);
+    return response.json();
+  };
 }
 
 /** Paired rounds of two calls: the median µs/call of each side and the median of the pairs' b/a ratios. */
@@ -67,6 +88,23 @@ const benchmark: Benchmark = {
     const { setupServer } = await import("msw/node");
     const rows = [];
 
+    // (a0) a bare api.fetch POST, this build vs an earlier one (PROSPECTKIT_BENCH_BASELINE=<its dist/ directory>).
+    const baselineDir = process.env["PROSPECTKIT_BENCH_BASELINE"];
+    const current = fetchPost(mock.createMockApi({ apiKeys: [KEY], seed: 5 }));
+    const rate = (us: number) => `${Math.round(1e6 / us).toLocaleString("en")} req/s`;
+    if (baselineDir === undefined) {
+      await perCall(current, 2000);
+      const us = await perCall(current, 5000);
+      rows.push(info("(a0) api.fetch POST in process (set PROSPECTKIT_BENCH_BASELINE=<dist dir> to compare a build)", `${rate(us)} (${us.toFixed(1)} µs/call)`));
+    } else {
+      const old = (await import(pathToFileURL(`${baselineDir}/mock/index.js`).href)) as Mock;
+      const before = fetchPost(old.createMockApi({ apiKeys: [KEY], seed: 5 }));
+      await perCall(before, 2000);
+      await perCall(current, 2000);
+      const compared = await paired(before, current, 300);
+      rows.push(atLeast("(a0) api.fetch POST in process, this build vs PROSPECTKIT_BENCH_BASELINE (must not be slower)", rate(compared.b), rate(compared.a), compared.a / compared.b, 1));
+    }
+
     // (a) and (b): the SDK through api.fetch, and through MSW setupServer with msw 3.
     const direct = mock.createMockApi({ apiKeys: [KEY], seed: 1 });
     const directClient = sdk.createClient({ apiKey: KEY, baseUrl: direct.baseUrl, fetch: direct.fetch });
@@ -93,17 +131,32 @@ const benchmark: Benchmark = {
       server.close();
     }
 
-    // (c) per-request time with 1,000 vs 100,000 stored logs.
+    // (c) per-request time with 1,000 vs 1,000,000 stored logs; (d) the memory the 1,000,000 take.
     const few = mockWith(mock, 1_000);
-    const many = mockWith(mock, 100_000);
+    const empty = memory();
+    const many = mockWith(mock, STORED);
+    const full = memory();
     const fewClient = sdk.createClient({ apiKey: KEY, baseUrl: few.baseUrl, fetch: few.fetch });
     const manyClient = sdk.createClient({ apiKey: KEY, baseUrl: many.baseUrl, fetch: many.fetch });
     await perCall(() => fewClient.createProspectLog(BODY), 500);
     await perCall(() => manyClient.createProspectLog(BODY), 500);
     const scaling = await paired(() => fewClient.createProspectLog(BODY), () => manyClient.createProspectLog(BODY), 200);
-    rows.push(atMost("(c) µs/request with 100,000 vs 1,000 stored logs", `${scaling.b.toFixed(1)} µs`, `${scaling.a.toFixed(1)} µs`, scaling.ratio, 1.2));
+    rows.push(atMost("(c) µs/request with 1,000,000 vs 1,000 stored logs", `${scaling.b.toFixed(1)} µs`, `${scaling.a.toFixed(1)} µs`, scaling.ratio, 1.2));
+    const perStored = (bytes: number) => bytes / STORED;
+    const what = "each with its own prospect (an email) and idempotency record, payload {i}";
+    rows.push(info(`(d) heap per stored log, over ${STORED.toLocaleString("en")} (${what})${gc ? "" : " [no --expose-gc]"}`, `${perStored(full.heapUsed - empty.heapUsed).toFixed(0)} B`));
+    rows.push(
+      atMost(
+        `(d) resident memory (RSS) per stored log, over ${STORED.toLocaleString("en")} (${what})`,
+        `${perStored(full.rss - empty.rss).toFixed(0)} B`,
+        "1024 B",
+        perStored(full.rss - empty.rss) / 1024,
+        1,
+      ),
+    );
+    if (many.state.prospectLogs.list().length < STORED) throw new TypeError("the stored logs were lost"); // keeps `many` alive until here
 
-    // (d) retained heap per stored log, through the SDK and api.fetch (request log and idempotency record included), empty payload.
+    // (d) retained heap per stored log, through the SDK and api.fetch (new prospect, request log), empty payload.
     const fresh = mock.createMockApi({ apiKeys: [KEY], seed: 3 });
     const freshClient = sdk.createClient({ apiKey: KEY, baseUrl: fresh.baseUrl, fetch: fresh.fetch });
     await freshClient.createProspectLog({ source: "crm", payload: {} });
@@ -113,7 +166,7 @@ const benchmark: Benchmark = {
     const perLog = (heapUsed() - start) / count;
     rows.push(
       atMost(
-        `(d) retained heap per stored log (new prospect, idempotency record, request log; payload {})${gc ? "" : " [no --expose-gc]"}`,
+        `(d) retained heap per stored log through the SDK and api.fetch, 50,000 (new prospect, request log; payload {})${gc ? "" : " [no --expose-gc]"}`,
         `${perLog.toFixed(0)} B`,
         "1024 B",
         perLog / 1024,
