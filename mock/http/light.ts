@@ -104,18 +104,24 @@ const BAD_VALUE = /[\0\r\n]/;
 /**
  * A header lookup over a raw `[name, value, ...]` list (node's `rawHeaders`) that agrees with
  * fetch's `Headers` built from the same list: names compared case-insensitively, duplicates
- * joined with `, `, hop-by-hop headers and what `Headers` would refuse left out.
+ * joined with `, `, hop-by-hop headers and what `Headers` would refuse left out. Nothing is
+ * copied up front: a lookup scans the list (a handful of headers; the pipeline asks for two or three).
  * @param raw - the raw list
  */
 export function headersOfRaw(raw: readonly string[]): HeaderLookup {
-  const map = new Map<string, string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name)) continue;
-    const value = raw[i + 1]!.replace(EDGE_WHITESPACE, "");
-    if (!TOKEN.test(name) || BAD_VALUE.test(value)) continue;
-    const seen = map.get(name);
-    map.set(name, seen === undefined ? value : `${seen}, ${value}`);
-  }
-  return { get: (name) => map.get(name) ?? null };
+  return {
+    get(anyCase) {
+      const name = anyCase.toLowerCase();
+      if (HOP_BY_HOP.has(name)) return null;
+      let found: string | null = null;
+      for (let i = 0; i < raw.length; i += 2) {
+        const candidate = raw[i]!;
+        if (candidate.length !== name.length || candidate.toLowerCase() !== name || !TOKEN.test(candidate)) continue;
+        const value = raw[i + 1]!.replace(EDGE_WHITESPACE, "");
+        if (BAD_VALUE.test(value)) continue;
+        found = found === null ? value : `${found}, ${value}`;
+      }
+      return found;
+    },
+  };
 }
