@@ -6,7 +6,7 @@
  * @module
  */
 import { readCapped } from "../http/body.js";
-import type { ControlContext, ControlRoute } from "./routes.js";
+import type { ControlContext, ControlRoute } from "./route.js";
 import { type ControlResult, notFound, ok } from "./results.js";
 import {
   ControlDeliveryQuery,

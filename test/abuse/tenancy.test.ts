@@ -164,7 +164,9 @@ type Expectation =
   /** It lists: nothing of the other tenant is listed, also right after the other tenant was busy. */
   | { readonly like: "listing" }
   /** It acts on the whole mock (reset, faults) and names no tenant data: its answer carries none. */
-  | { readonly like: "mock-wide" };
+  | { readonly like: "mock-wide" }
+  /** It acts on or lists the caller's own webhook records only: its answer names no other tenant. */
+  | { readonly like: "own"; readonly status: number };
 
 interface ControlRow {
   readonly operationId: string;
@@ -195,6 +197,20 @@ const CONTROL_ROWS: readonly ControlRow[] = [
   { operationId: "listRecordedRequests", request: () => ({ method: "GET", path: "/__mock/requests" }), expect: { like: "listing" } },
   { operationId: "getTenantState", request: () => ({ method: "GET", path: "/__mock/state" }), expect: { like: "listing" } },
   { operationId: "getWebhookSubscriptionSecret", request: (_, t) => ({ method: "GET", path: `/__mock/webhook_subscriptions/${t.subscription}/secret` }), expect: { like: "missing", status: 404 } },
+  { operationId: "listWebhookEvents", request: () => ({ method: "GET", path: "/__mock/webhook_events" }), expect: { like: "own", status: 200 } },
+  { operationId: "emitFormEvent", request: () => ({ method: "POST", path: "/__mock/webhook_events", json: { kind: "form.submitted", data: { x: 1 } } }), expect: { like: "own", status: 201 } },
+  {
+    operationId: "redeliverWebhookEvent",
+    request: (_, t) => ({ method: "POST", path: `/__mock/webhook_events/${server.api.webhooks.events().find((e) => e.tenantId === t.tenantId)?.event.id ?? "event_none"}/redeliver` }),
+    // 404 like an unknown event (the answer echoes the ID, so it is compared in test/server/webhook-control.test.ts instead).
+    expect: { like: "own", status: 404 },
+  },
+  { operationId: "listWebhookDeliveries", request: () => ({ method: "GET", path: "/__mock/webhook_deliveries" }), expect: { like: "own", status: 200 } },
+  { operationId: "runWebhookDeliveries", request: () => ({ method: "POST", path: "/__mock/webhook_deliveries/run" }), expect: { like: "own", status: 200 } },
+  { operationId: "rotateWebhookSecret", request: (_, t) => ({ method: "POST", path: `/__mock/webhook_subscriptions/${t.subscription}/secret/rotate` }), expect: { like: "missing", status: 404 } },
+  // The inbox takes no key: it stores only for a tenant whose subscription points at it, and none points here.
+  { operationId: "receiveWebhook", request: (_, t) => ({ method: "POST", path: `/__mock/inbox/${t.tenantId}`, json: {} }), expect: { like: "missing", status: 404 } },
+  { operationId: "listInbox", request: (_, t) => ({ method: "GET", path: `/__mock/inbox/${t.tenantId}` }), expect: { like: "own", status: 200 } },
   { operationId: "listFaults", request: () => ({ method: "GET", path: "/__mock/faults" }), expect: { like: "mock-wide" } },
   { operationId: "injectFault", request: () => ({ method: "POST", path: "/__mock/faults", json: { kind: "latency", ms: 1, times: 1 } }), expect: { like: "mock-wide" } },
   { operationId: "clearFaults", request: () => ({ method: "DELETE", path: "/__mock/faults" }), expect: { like: "mock-wide" } },
@@ -248,6 +264,10 @@ describe("every control route: another tenant's data is out of reach", () => {
       expect(missing.status).toBe(row.expect.status);
       expect(comparable(answer.text, other)).toEqual(comparable(missing.text, MISSING));
       if (answer.status < 300 && answer.body.tenantId !== undefined) expect(answer.body.tenantId).toBe(caller.tenantId);
+    }
+    if (row.expect.like === "own") {
+      expect(answer.status).toBe(row.expect.status);
+      expect(JSON.stringify(answer.body)).not.toContain(other.tenantId);
     }
     if (row.expect.like === "listing") {
       expect(answer.status).toBe(200);
