@@ -201,7 +201,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     async fetch(input, init) {
       const request = new Request(input, init);
       if (request.signal.aborted) throw abortReason(request.signal);
-      const outcome = await untilAborted(handle(request), request.signal);
+      // Without a caller's signal (none in `init`, the input not a Request) nothing can abort: no listener to add and remove.
+      const abortable = (init?.signal ?? null) !== null || input instanceof Request;
+      const outcome = await (abortable ? untilAborted(handle(request), request.signal) : handle(request));
       if (outcome.kind === "network-error") throw new TypeError("fetch failed: the mock dropped the connection (injected fault)");
       return outcome.response;
     },
