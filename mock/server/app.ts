@@ -115,21 +115,15 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
   };
 
   // The hot path: straight to the mock unless there is a latency to add.
-  const handleApi =
+  const late = <I, O>(run: (input: I) => Promise<O>): ((input: I) => Promise<O>) =>
     latencyMs === 0
-      ? core.handle
-      : async (request: Request): Promise<MockOutcome> => {
+      ? run
+      : async (input) => {
           await sleep(latencyMs);
-          return core.handle(request);
+          return run(input);
         };
-
-  const answerApi =
-    latencyMs === 0
-      ? internals.answer
-      : async (request: LightRequest): Promise<LightOutcome> => {
-          await sleep(latencyMs);
-          return internals.answer(request);
-        };
+  const handleApi = late(core.handle);
+  const answerApi = late(internals.answer);
 
   return {
     api: core,
