@@ -7,7 +7,8 @@
 import { createChangeFeed, type MockChanges } from "./changes.js";
 import { createFaults, type MockFaults } from "./faults.js";
 import { createIdFactory, type IdFactory } from "./ids.js";
-import { createPipeline, type Outcome } from "./pipeline.js";
+import { createPipeline, type Outcome, toOutcome } from "./pipeline.js";
+import { fromFetchRequest, type LightOutcome, type LightRequest } from "./http/light.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
 import { createRandom } from "./random.js";
 import { type AuthResult, authenticate } from "./http/auth.js";
@@ -71,6 +72,8 @@ export interface MockApi {
  * log. Not public: reached through {@link coreOf}.
  */
 export interface MockCore {
+  /** The pipeline itself, on a light request (the standalone server's path: no fetch `Request` or `Response` built). */
+  answer(request: LightRequest): Promise<LightOutcome>;
   /** The tenant of a request's `x-api-key`, or the 401 problem to answer. */
   authenticate(headers: Headers): AuthResult;
   /** A new `req_` ID from the mock's seeded source. */
@@ -172,7 +175,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   initialise();
 
   const newRequestId = () => requestIds.next("req", store.nowMs());
-  const handle = createPipeline({
+  const answer = createPipeline({
     store: current,
     basePath: resolved.basePath,
     newRequestId,
@@ -192,11 +195,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     return attempts;
   };
 
+  const handle = (request: Request): Promise<Outcome> => answer(fromFetchRequest(request)).then(toOutcome);
+
   const api: MockApi = {
     async fetch(input, init) {
       const request = new Request(input, init);
       if (request.signal.aborted) throw abortReason(request.signal);
-      const outcome = await untilAborted(handle(request), request.signal);
+      // Without a caller's signal (none in `init`, the input not a Request) nothing can abort: no listener to add and remove.
+      const abortable = (init?.signal ?? null) !== null || input instanceof Request;
+      const outcome = await (abortable ? untilAborted(handle(request), request.signal) : handle(request));
       if (outcome.kind === "network-error") throw new TypeError("fetch failed: the mock dropped the connection (injected fault)");
       return outcome.response;
     },
@@ -222,6 +229,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
   };
   cores.set(api, {
+    answer,
     authenticate: (headers) => authenticate(store, headers),
     newRequestId,
     requestsOf: (tenantId) => requestLog.ofTenant(tenantId, store.tenants.size <= 1),

@@ -43,7 +43,8 @@ export function createIdFactory(random: Random, isTaken: (id: string) => boolean
     next(prefix, nowMs) {
       for (;;) {
         // ulid() reads Date.now() when given 0, so the epoch itself is nudged to 1 ms to stay seeded.
-        const id = `${prefix}_${ulid(Math.max(1, nowMs)).toLowerCase()}`;
+        // Lower-cased as a whole: one flat string (56 bytes), not a concatenation of two (about 110).
+        const id = `${prefix}_${ulid(Math.max(1, nowMs))}`.toLowerCase();
         if (!isTaken(id)) return id;
       }
     },

@@ -1,8 +1,10 @@
 /**
- * The request pipeline shared by `api.fetch` and the MSW handlers: route, faults,
- * authentication (before anything else), route errors, then the operation; every outcome is a
- * JSON response with `x-request-id`. An unexpected exception becomes a 500 problem instead of
- * escaping (the property tests prove none occurs).
+ * The request pipeline shared by every adapter (`api.fetch`, the MSW handlers, the standalone
+ * server): route, faults, authentication (before anything else), route errors, then the
+ * operation; every outcome is a JSON reply with `x-request-id`. It works on a light request and
+ * answers a light reply (http/light.ts), so no adapter pays for a fetch `Request` or `Response`
+ * it does not already have. An unexpected exception becomes a 500 problem instead of escaping
+ * (the property tests prove none occurs).
  * @module
  */
 import { formatTimestamp } from "./clock.js";
@@ -12,9 +14,9 @@ import { isPending, type Pending } from "./operations/context.js";
 import type { LoggedRequest } from "./request-log.js";
 import type { Store } from "./state/store.js";
 import { type AuthResult, authenticate } from "./http/auth.js";
-import { readJsonBody } from "./http/body.js";
-import { forMethod, methodOf } from "./http/method.js";
-import { problem, type Reply, toResponse } from "./http/reply.js";
+import { parseJsonBody } from "./http/body.js";
+import { type LightOutcome, type LightRequest, renderReply, toFetchResponse } from "./http/light.js";
+import { problem, type Reply } from "./http/reply.js";
 import { ERROR_CODES } from "../src/schemas/index.js";
 import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../src/schemas/problem.js";
 import { API_PREFIX, type OperationId } from "../src/operations.js";
@@ -22,6 +24,14 @@ import { type ApiRouteMatch, matchRoute } from "./http/router.js";
 
 /** What the pipeline produced: a response, or a dropped connection. */
 export type Outcome = { readonly kind: "response"; readonly response: Response } | { readonly kind: "network-error" };
+
+/**
+ * The fetch outcome of a light one (for `api.handle`, `api.fetch` and the MSW handlers).
+ * @param outcome - the pipeline's outcome
+ */
+export function toOutcome(outcome: LightOutcome): Outcome {
+  return outcome.kind === "network-error" ? outcome : { kind: "response", response: toFetchResponse(outcome.reply) };
+}
 
 /** What the pipeline needs from the mock. */
 export interface PipelineDeps {
@@ -66,7 +76,7 @@ function relativePath(pathname: string, basePath: string): string {
 /** Authentication, route errors and the operation, in the documented order. */
 async function answer(
   store: Store,
-  request: Request,
+  request: LightRequest,
   route: ApiRouteMatch,
   auth: AuthResult,
   requestId: string,
@@ -82,11 +92,11 @@ async function answer(
     return problem(requestId, "method_not_allowed", `This path accepts ${allow} only.`, { headers: { allow } });
   }
   const readBody = async () => {
-    const body = await readJsonBody(request);
+    const body = await parseJsonBody(request.headers, () => request.body());
     if (body.ok) onBody(body.value);
     return body;
   };
-  return OPERATION_HANDLERS[route.operation]({ store, tenant: auth.tenant, request, params: route.params, requestId, readBody });
+  return OPERATION_HANDLERS[route.operation]({ store, tenant: auth.tenant, params: route.params, requestId, readBody });
 }
 
 /**
@@ -94,7 +104,7 @@ async function answer(
  * @param deps - state, base path, request IDs, faults and the request log
  * @returns a function answering one request; it never throws
  */
-export function createPipeline(deps: PipelineDeps): (request: Request) => Promise<Outcome> {
+export function createPipeline(deps: PipelineDeps): (request: LightRequest) => Promise<LightOutcome> {
   return async (request) => {
     const started = performance.now();
     const store = deps.store();
@@ -108,8 +118,8 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
     try {
       requestId = deps.newRequestId();
       receivedAt = formatTimestamp(store.nowMs());
-      path = new URL(request.url).pathname;
-      const route = matchRoute(methodOf(request), relativePath(path, deps.basePath));
+      path = request.path;
+      const route = matchRoute(request.method, relativePath(path, deps.basePath));
       // Looked up first so the log knows the caller of every request, faults and 404s included.
       const auth = authenticate(store, request.headers);
       if (auth.ok) tenantId = auth.tenant.record.id;
@@ -139,7 +149,7 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
     }
     deps.record({
       requestId,
-      method: methodOf(request),
+      method: request.method,
       path,
       operation,
       status: reply?.status ?? 0,
@@ -149,6 +159,6 @@ export function createPipeline(deps: PipelineDeps): (request: Request) => Promis
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       tenantId,
     });
-    return reply === null ? { kind: "network-error" } : { kind: "response", response: await forMethod(methodOf(request), toResponse(reply, requestId)) };
+    return reply === null ? { kind: "network-error" } : { kind: "reply", reply: renderReply(reply, requestId, request.method) };
   };
 }

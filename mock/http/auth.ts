@@ -16,9 +16,9 @@ export type AuthResult =
 /**
  * Finds the tenant of the request's API key. Messages never repeat the key.
  * @param store - the current state
- * @param headers - the request headers
+ * @param headers - the request headers (a fetch `Headers` or the light request's lookup)
  */
-export function authenticate(store: Store, headers: Headers): AuthResult {
+export function authenticate(store: Store, headers: Pick<Headers, "get">): AuthResult {
   const key = headers.get(API_KEY_HEADER);
   if (key === null || key === "") {
     return { ok: false, code: "missing_api_key", detail: "Send your API key in the x-api-key header." };

@@ -85,11 +85,24 @@ export async function readCapped(request: Request): Promise<Uint8Array | null> {
  * @param request - a POST or PATCH request
  * @returns the parsed value (any JSON value: checking its shape is the schema's job) or a refusal
  */
-export async function readJsonBody(request: Request): Promise<BodyResult> {
-  if (!isJsonMediaType(request.headers.get("content-type"))) {
+export function readJsonBody(request: Request): Promise<BodyResult> {
+  return parseJsonBody(request.headers, () => readCapped(request));
+}
+
+/**
+ * Checks and parses a JSON body from its headers and its bytes (what every adapter has).
+ * @param headers - the request headers (`content-type`, `content-encoding`)
+ * @param read - reads the body's bytes (null: larger than the limit); not called when the headers already refuse it
+ * @returns the parsed value (any JSON value: checking its shape is the schema's job) or a refusal
+ */
+export async function parseJsonBody(
+  headers: { get(name: string): string | null },
+  read: () => Uint8Array | null | Promise<Uint8Array | null>,
+): Promise<BodyResult> {
+  if (!isJsonMediaType(headers.get("content-type"))) {
     return { ok: false, code: "unsupported_media_type", detail: "Send the body as JSON with Content-Type: application/json." };
   }
-  if (!isIdentityEncoding(request.headers.get("content-encoding"))) {
+  if (!isIdentityEncoding(headers.get("content-encoding"))) {
     return {
       ok: false,
       code: "unsupported_media_type",
@@ -98,7 +111,7 @@ export async function readJsonBody(request: Request): Promise<BodyResult> {
   }
   let bytes: Uint8Array | null;
   try {
-    bytes = await readCapped(request);
+    bytes = await read();
   } catch {
     return { ok: false, code: "invalid_request", detail: "The body could not be read." };
   }

@@ -15,7 +15,6 @@ export interface OperationContext {
   readonly store: Store;
   /** The caller's tenant: every lookup stays inside it. */
   readonly tenant: TenantData;
-  readonly request: Request;
   /** Decoded path parameters. */
   readonly params: Readonly<Record<string, string>>;
   readonly requestId: string;

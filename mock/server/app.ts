@@ -11,9 +11,11 @@ import { createConsole, isConsoleRequest } from "../console/handler.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { createInbox } from "../control/inbox.js";
 import { coreOf } from "../create-mock-api.js";
+import type { LightOutcome, LightRequest } from "../http/light.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { problem, toResponse } from "../http/reply.js";
 import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "../openapi/document.js";
+import { API_PREFIX } from "../../src/operations.js";
 
 /** The path of the OpenAPI document. */
 export const OPENAPI_PATH = "/openapi.json";
@@ -22,6 +24,12 @@ export const OPENAPI_PATH = "/openapi.json";
 export interface ServerApp {
   /** Answers one request (never rejects). */
   handle(request: Request): Promise<MockOutcome>;
+  /**
+   * The lean path of an API request (a path under `/v0`): straight to the mock's pipeline, on a
+   * light request, with no fetch `Request` or `Response` built. `null` for every other path (the
+   * document, the control API, anything else), which the caller sends through {@link ServerApp.handle}.
+   */
+  answer(request: LightRequest): Promise<LightOutcome> | null;
   /** The mock behind it. */
   readonly api: MockApi;
 }
@@ -55,6 +63,11 @@ async function document(text: string, method: string, requestId: string): Promis
 function documentMethodNotAllowed(requestId: string): MockOutcome {
   const reply = problem(requestId, "method_not_allowed", "The OpenAPI document is read with GET.", { headers: { allow: "GET, HEAD" } });
   return { kind: "response", response: toResponse(reply, requestId) };
+}
+
+/** Whether a path is the API's (what the mock's pipeline answers on the server: its base path is the host root). */
+function isApiPath(path: string): boolean {
+  return path.startsWith(API_PREFIX) && (path.length === API_PREFIX.length || path[API_PREFIX.length] === "/");
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,16 +115,19 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
   };
 
   // The hot path: straight to the mock unless there is a latency to add.
-  const handleApi =
+  const late = <I, O>(run: (input: I) => Promise<O>): ((input: I) => Promise<O>) =>
     latencyMs === 0
-      ? core.handle
-      : async (request: Request): Promise<MockOutcome> => {
+      ? run
+      : async (input) => {
           await sleep(latencyMs);
-          return core.handle(request);
+          return run(input);
         };
+  const handleApi = late(core.handle);
+  const answerApi = late(internals.answer);
 
   return {
     api: core,
+    answer: (request) => (isApiPath(request.path) ? answerApi(request) : null),
     handle(request) {
       const path = urlPath(request.url);
       if (path === OPENAPI_PATH || path === CONTROL_DOCUMENT_PATH) {

@@ -1,12 +1,16 @@
 /**
- * The bridge from `node:http` to a web-standard handler: an `IncomingMessage` becomes a `Request`,
- * an outcome becomes the `ServerResponse`. No MSW, no stream adapters: the body is read once into
- * one buffer (capped at 1 MiB), and the answer is written with one `end`.
+ * The bridge from `node:http` to the mock. An API request takes the lean path: node's method,
+ * path, raw headers and body bytes go straight to the pipeline as a light request, and its reply
+ * is written with one `writeHead` and one `end` (no undici `Request`, `Headers` or `Response` on
+ * the way). Everything else (the OpenAPI document, the control API) becomes a fetch `Request`
+ * for the web-standard handler. No MSW, no stream adapters: the body is read once into one
+ * buffer (capped at 1 MiB).
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import type { MockOutcome } from "../core.js";
+import { type BodyBytes, HOP_BY_HOP, headersOfRaw, type LightOutcome, type LightReply, type LightRequest } from "../http/light.js";
 import { withMethod } from "../http/method.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
 import { type BodyRead, readBody } from "./read-body.js";
@@ -46,6 +50,8 @@ export interface NodeHandlerOptions {
   readonly origin: string;
   /** The handler behind the server. */
   readonly handle: OutcomeHandler;
+  /** The lean path: answers a light request, or returns null to send it through `handle` (see `ServerApp.answer`). */
+  readonly answer?: ((request: LightRequest) => Promise<LightOutcome> | null) | undefined;
   /** The answer to a request that fetch's `Request` refuses to represent (a method such as TRACE). */
   readonly unreadable: () => Response;
   /** A new request ID (the mock's seeded source), for answers the handler gives itself (a CORS preflight). */
@@ -82,9 +88,6 @@ function urlOf(origin: string, target: string): string {
   }
 }
 
-/** Hop-by-hop headers (RFC 9110, 7.6.1): about this connection only, so not passed on. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
-
 /** A fetch `Headers` of a raw `[name, value, ...]` list, without hop-by-hop headers and values fetch refuses. */
 export function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
@@ -103,6 +106,36 @@ export function headersOf(raw: readonly string[]): Headers {
 function bodyOf(method: string, read: Exclude<BodyRead, { kind: "aborted" }>): BodyInit | undefined {
   if (method === "GET" || method === "HEAD" || read.bytes === undefined) return undefined;
   return read.bytes as Uint8Array<ArrayBuffer>;
+}
+
+/** A path that a WHATWG URL keeps exactly as sent: no dot segment, escape, backslash or character it would encode. */
+const PLAIN_PATH = /^\/[\w\-~!$&'()*+,;=:@/]*$/;
+
+/** The URL path of a request target as a fetch `Request` would have it, without building a `URL` for a plain path. */
+function lightPath(origin: string, target: string): string {
+  const query = target.indexOf("?");
+  const path = query === -1 ? target : target.slice(0, query);
+  return PLAIN_PATH.test(path) ? path : new URL(urlOf(origin, target)).pathname;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The light request of what node received (for a GET or HEAD, like fetch, no body). */
+function lightRequestOf(origin: string, method: string, target: string, raw: readonly string[], read: Exclude<BodyRead, { kind: "aborted" }>): LightRequest {
+  const bytes: BodyBytes = read.kind === "over-limit" ? null : method === "GET" || method === "HEAD" ? EMPTY : (read.bytes ?? EMPTY);
+  return { method, path: lightPath(origin, target), headers: headersOfRaw(raw), body: () => bytes };
+}
+
+/** Writes a light reply: the CORS headers, the reply's own, and the body's length (a HEAD reply states its GET body's). */
+function writeReply(response: ServerResponse, reply: LightReply, closeAfter: boolean): number {
+  const headers = [...CORS_HEADER_LIST];
+  for (const name of Object.keys(reply.headers)) headers.push(name, reply.headers[name]!);
+  const body = reply.body ?? "";
+  if (reply.headers["content-length"] === undefined) headers.push("content-length", String(Buffer.byteLength(body)));
+  if (closeAfter) headers.push("connection", "close");
+  response.writeHead(reply.status, headers);
+  response.end(body);
+  return reply.status;
 }
 
 /** Whether an answer is a stream of server-sent events (the console's live feed): written as it comes. */
@@ -181,7 +214,7 @@ export function toFetchRequest(origin: string, method: string, target: string, h
  * @returns a listener; it never throws and never leaves a request unanswered
  */
 export function createNodeHandler(options: NodeHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
-  const { origin, handle, unreadable, newRequestId, onAnswered } = options;
+  const { origin, handle, answer, unreadable, newRequestId, onAnswered } = options;
   const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null =>
     toFetchRequest(origin, method, target, headersOf(raw), body);
   const serve = async (request: IncomingMessage, response: ServerResponse, started: number) => {
@@ -195,9 +228,16 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
       response.destroy();
     } else {
       const closeAfter = read.kind === "over-limit";
-      const fetchRequest = toRequest(method, target, request.rawHeaders, bodyOf(method, read));
-      const outcome: MockOutcome = fetchRequest === null ? { kind: "response", response: unreadable() } : await handle(fetchRequest);
-      status = await writeOutcome(response, outcome, closeAfter);
+      const lean = answer?.(lightRequestOf(origin, method, target, request.rawHeaders, read)) ?? null;
+      if (lean !== null) {
+        const outcome = await lean;
+        if (outcome.kind === "network-error") response.destroy();
+        else status = writeReply(response, outcome.reply, closeAfter);
+      } else {
+        const fetchRequest = toRequest(method, target, request.rawHeaders, bodyOf(method, read));
+        const outcome: MockOutcome = fetchRequest === null ? { kind: "response", response: unreadable() } : await handle(fetchRequest);
+        status = await writeOutcome(response, outcome, closeAfter);
+      }
     }
     const path = targetPath(target);
     onAnswered?.({ method, path, status, durationMs: performance.now() - started, ...(isConsoleTraffic(method, path, request) && { console: true }) });

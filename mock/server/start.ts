@@ -1,7 +1,7 @@
 /**
  * `startMockServer`: the mock as a real HTTP server on `node:http`, for integrators in any
- * language. The request path is `node:http` → `Request` → the mock's `api.handle` → one write:
- * no MSW, no interception.
+ * language. An API request goes `node:http` → the mock's pipeline (a light request: method, path,
+ * headers, bytes) → one write: no undici `Request` or `Response`, no MSW, no interception.
  * @module
  */
 import { createServer, type Server } from "node:http";
@@ -131,7 +131,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
   delivery.start(() => app.api.webhooks.runDue(), () => app.api.webhooks.inFlight());
   const { newRequestId } = coreOf(app.api);
-  const listener = createNodeHandler({ origin: url, handle: app.handle, unreadable: () => unreadable(newRequestId()), newRequestId, onAnswered: onRequest });
+  const listener = createNodeHandler({ origin: url, handle: app.handle, answer: app.answer, unreadable: () => unreadable(newRequestId()), newRequestId, onAnswered: onRequest });
   server.on("request", listener);
   const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId });
   server.on("clientError", raw.clientError);

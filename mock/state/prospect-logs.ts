@@ -17,7 +17,7 @@ import { claim, complete, type IdempotencyDecision, peek, release } from "./idem
 import { insertProspect, resolveProspect } from "./prospects.js";
 import type { ProspectLogRecord } from "./records.js";
 import type { Store } from "./store.js";
-import { appendTo, type TenantData } from "./tenant-data.js";
+import { appendCompact, type TenantData } from "./tenant-data.js";
 
 /** What a create request gets: refused, answered from its idempotency key, or created. */
 export type ProspectLogDecision =
@@ -58,7 +58,7 @@ function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreatePa
     idempotencyKey: request.idempotencyKey ?? null,
   };
   tenant.logs.set(log.id, log);
-  appendTo(tenant.logsByProspect, prospect.id, log.id);
+  appendCompact(tenant.logsByProspect, prospect.id, log.id);
   return {
     prospectId: log.prospectId,
     prospectLogId: log.id,

@@ -11,6 +11,7 @@ import { findByIdentifier, gainIdentifiers, identifiersHeldByOthers, insertProsp
 import type { ProspectLogRecord, ProspectRecord } from "./records.js";
 import { type Store, tenantFor, timestamp } from "./store.js";
 import { assertFreeId, parseOrThrow } from "./validate.js";
+import { compactList } from "./tenant-data.js";
 
 /** Prospects of a tenant. */
 export interface ProspectsApi {
@@ -106,7 +107,7 @@ export function prospectLogsApi(current: () => Store): ProspectLogsApi {
     list(options = {}) {
       const tenant = tenantFor(current(), options.tenantId);
       if (options.prospectId === undefined) return [...tenant.logs.values()].map((log) => ({ ...log }));
-      return (tenant.logsByProspect.get(options.prospectId) ?? []).map((id) => ({ ...tenant.logs.get(id)! }));
+      return compactList(tenant.logsByProspect.get(options.prospectId)).map((id) => ({ ...tenant.logs.get(id)! }));
     },
   };
 }

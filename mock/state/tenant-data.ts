@@ -35,8 +35,8 @@ export interface TenantData {
   /** By normalised LinkedIn profile URL. */
   readonly prospectsByLinkedin: Map<string, ProspectRecord>;
   readonly logs: Map<string, ProspectLogRecord>;
-  /** Log IDs of each prospect, oldest first. */
-  readonly logsByProspect: Map<string, string[]>;
+  /** Log IDs of each prospect, oldest first: a lone ID is kept bare, not in a list (see {@link appendCompact}). */
+  readonly logsByProspect: Map<string, string | string[]>;
   /** By idempotency key; insertion order is (roughly) time order, which expiry relies on. */
   readonly idempotency: Map<string, IdempotencyEntry>;
   readonly pageGroups: Map<string, PageGroupRecord>;
@@ -70,6 +70,23 @@ export function createTenantData(record: TenantRecord, registry: IdRegistry): Te
     versionsByPage: new Map(),
     subscriptions: new IdRegisteredMap(registry),
   };
+}
+
+/**
+ * Appends `value` under `key` in an index where most keys hold one value: a lone value is stored
+ * bare and becomes a list on the second (no array per key for the common case: about 56 bytes
+ * less per stored prospect log, whose prospect mostly has that one log).
+ */
+export function appendCompact(index: Map<string, string | string[]>, key: string, value: string): void {
+  const held = index.get(key);
+  if (held === undefined) index.set(key, value);
+  else if (typeof held === "string") index.set(key, [held, value]);
+  else held.push(value);
+}
+
+/** The values under a key of an {@link appendCompact} index, oldest first. */
+export function compactList(held: string | string[] | undefined): readonly string[] {
+  return held === undefined ? [] : typeof held === "string" ? [held] : held;
 }
 
 /** Appends `value` to the list under `key`, creating the list on first use. */

@@ -21,6 +21,8 @@ export interface BenchRow {
 /** A benchmark module: a name and a function that measures and returns its rows. */
 export interface Benchmark {
   name: string;
+  /** Runs only when named on the command line (`npm run bench -- soak`), never in a plain `npm run bench`. */
+  onlyWhenNamed?: boolean;
   run(): Promise<BenchRow[]>;
 }
 
