@@ -5,16 +5,17 @@
  * also exported by `prospectkit/mock`, whose `createMockApi` adds `api.handlers` for MSW.
  * @module prospectkit/mock/core
  */
+
+export { OPERATIONS, type OperationId } from "../src/operations.js";
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
-export type { Clock } from "./clock.js";
 export type { MockChange, MockChangeListener, MockChanges } from "./changes.js";
+export type { Clock } from "./clock.js";
 export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
 export { MockStateError } from "./errors.js";
 export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";
 export { MAX_BODY_BYTES } from "./http/body.js";
-export type { Outcome as MockOutcome } from "./pipeline.js";
-export { OPERATIONS, type OperationId } from "../src/operations.js";
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_SEED, type MockApiOptions } from "./options.js";
+export type { Outcome as MockOutcome } from "./pipeline.js";
 export type { Seed } from "./random.js";
 export type { LoggedRequest, RequestLog } from "./request-log.js";
 export { IDEMPOTENCY_WINDOW_MS } from "./state/idempotency.js";
@@ -34,14 +35,10 @@ export type {
   TenantOption,
 } from "./state/inputs.js";
 export { FORM_EVENT_KINDS } from "./state/inputs.js";
-export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
-export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
-export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/webhook-subscriptions-api.js";
-export type { ApiKeysApi, TenantsApi } from "./state/tenants-api.js";
-export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
-export type { AttemptFailureReason } from "./webhooks/types.js";
 export { normaliseLinkedinUrl } from "./state/linkedin.js";
+export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
 export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
+export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
 export type {
   PageGroupRecord,
   PageRecord,
@@ -52,3 +49,7 @@ export type {
   TenantRecord,
   WebhookSubscriptionRecord,
 } from "./state/records.js";
+export type { ApiKeysApi, TenantsApi } from "./state/tenants-api.js";
+export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/webhook-subscriptions-api.js";
+export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
+export type { AttemptFailureReason } from "./webhooks/types.js";

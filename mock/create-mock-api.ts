@@ -4,19 +4,20 @@
  * browsers, Deno, Bun and workers, and never needs msw.
  * @module
  */
+
+import type { WebhookEvent } from "../src/schemas/index.js";
 import { createChangeFeed, type MockChanges } from "./changes.js";
 import { createFaults, type MockFaults } from "./faults.js";
-import { createIdFactory, type IdFactory } from "./ids.js";
-import { createPipeline, type Outcome, toOutcome } from "./pipeline.js";
-import { fromFetchRequest, type LightOutcome, type LightRequest } from "./http/light.js";
-import { type MockApiOptions, resolveOptions } from "./options.js";
-import { createRandom } from "./random.js";
 import { type AuthResult, authenticate } from "./http/auth.js";
+import { fromFetchRequest, type LightOutcome, type LightRequest } from "./http/light.js";
+import { createIdFactory, type IdFactory } from "./ids.js";
+import { type MockApiOptions, resolveOptions } from "./options.js";
+import { createPipeline, type Outcome, toOutcome } from "./pipeline.js";
+import { createRandom } from "./random.js";
 import { createRequestLog, type LoggedRequest, type RequestLog } from "./request-log.js";
 import { createMockState, type MockState } from "./state/index.js";
-import { createStore, type Store, STREAMS, timestamp } from "./state/store.js";
+import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
-import type { WebhookEvent } from "../src/schemas/index.js";
 import { createWebhookDispatcher, type Delivery, type DeliveryAttempt } from "./webhooks/index.js";
 
 /** `api.webhooks`: the events and deliveries that state changes caused, and the triggers for attempts. */
@@ -190,7 +191,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const announceAttempts = (attempts: DeliveryAttempt[]): DeliveryAttempt[] => {
     if (attempts.length === 0) return attempts;
     const events = new Set(attempts.map((attempt) => attempt.eventId));
-    const tenants = new Set(dispatcher.list().flatMap((delivery) => (events.has(delivery.eventId) && delivery.tenantId !== null ? [delivery.tenantId] : [])));
+    const tenants = new Set(
+      dispatcher.list().flatMap((delivery) => (events.has(delivery.eventId) && delivery.tenantId !== null ? [delivery.tenantId] : [])),
+    );
     for (const tenantId of tenants) changes.announce(tenantId, { kind: "deliveries" });
     return attempts;
   };

@@ -82,9 +82,7 @@ export function createFaults(): { api: MockFaults; take(operation: OperationId |
     armed.push({ fault, operation, remaining: times });
   };
   const consume = (operation: OperationId | null, latency: boolean): Fault | null => {
-    const entry = armed.find(
-      (a) => (a.fault.kind === "latency") === latency && (a.operation === "all" || a.operation === operation),
-    );
+    const entry = armed.find((a) => (a.fault.kind === "latency") === latency && (a.operation === "all" || a.operation === operation));
     if (entry === undefined) return null;
     entry.remaining -= 1;
     if (entry.remaining <= 0) armed = armed.filter((a) => a !== entry);

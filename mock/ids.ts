@@ -8,17 +8,7 @@ import { monotonicFactory } from "ulid";
 import type { Random } from "./random.js";
 
 /** The prefixes of the IDs the mock generates (docs/behaviour.md, "Identifiers"). */
-export type IdPrefix =
-  | "tenant"
-  | "prospect"
-  | "prospectlog"
-  | "pagegroup"
-  | "page"
-  | "pageversion"
-  | "webhooksubscription"
-  | "event"
-  | "req"
-  | "key";
+export type IdPrefix = "tenant" | "prospect" | "prospectlog" | "pagegroup" | "page" | "pageversion" | "webhooksubscription" | "event" | "req" | "key";
 
 /**
  * Makes IDs: `next("prospect", nowMs)` gives `prospect_` + a lower-case ULID for that time, never

@@ -8,9 +8,9 @@
  * @module prospectkit/mock
  */
 import type { HttpHandler } from "msw";
-import { HttpResponse, http } from "./msw/load.js";
 import { API_PREFIX, OPERATION_TABLE } from "../src/operations.js";
 import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from "./core.js";
+import { HttpResponse, http } from "./msw/load.js";
 
 export * from "./core.js";
 

@@ -7,20 +7,21 @@
  * (the property tests prove none occurs).
  * @module
  */
+
+import { API_PREFIX, type OperationId } from "../src/operations.js";
+import { ERROR_CODES } from "../src/schemas/index.js";
+import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../src/schemas/problem.js";
 import { formatTimestamp } from "./clock.js";
 import type { TakenFaults } from "./faults.js";
-import { OPERATION_HANDLERS } from "./operations/index.js";
-import { isPending, type Pending } from "./operations/context.js";
-import type { LoggedRequest } from "./request-log.js";
-import type { Store } from "./state/store.js";
 import { type AuthResult, authenticate } from "./http/auth.js";
 import { parseJsonBody } from "./http/body.js";
 import { type LightOutcome, type LightRequest, renderReply, toFetchResponse } from "./http/light.js";
 import { problem, type Reply } from "./http/reply.js";
-import { ERROR_CODES } from "../src/schemas/index.js";
-import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../src/schemas/problem.js";
-import { API_PREFIX, type OperationId } from "../src/operations.js";
 import { type ApiRouteMatch, matchRoute } from "./http/router.js";
+import { isPending, type Pending } from "./operations/context.js";
+import { OPERATION_HANDLERS } from "./operations/index.js";
+import type { LoggedRequest } from "./request-log.js";
+import type { Store } from "./state/store.js";
 
 /** What the pipeline produced: a response, or a dropped connection. */
 export type Outcome = { readonly kind: "response"; readonly response: Response } | { readonly kind: "network-error" };
@@ -45,7 +46,6 @@ export interface PipelineDeps {
   /** Logs an answered request (with the caller's tenant, when its key is known). */
   record(entry: LoggedRequest): void;
 }
-
 
 /** The problem reply of an injected status fault. */
 function faultReply(requestId: string, status: number, retryAfterSeconds: number | null): Reply {

@@ -5,9 +5,10 @@
  * key must never be sent).
  * @module
  */
-import { REDACTED } from "../src/redact.js";
+
 import * as z from "zod/mini";
 import { OPERATIONS } from "../src/operations.js";
+import { REDACTED } from "../src/redact.js";
 import { DateTime, OpaqueId } from "../src/schemas/index.js";
 
 /** One answered request, as JSON: never a header, so never the API key. */

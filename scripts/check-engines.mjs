@@ -32,11 +32,15 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   const runsOn = toolchainOnly ? toolchain : supported;
   if (semver.satisfies(runsOn, range, { includePrerelease: true })) continue;
   const name = path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
-  mismatches.push(`  ${name}@${entry.version} wants Node ${range}; it runs on Node ${runsOn} (${toolchainOnly ? "the toolchain's" : "the lowest prospectkit supports"})`);
+  mismatches.push(
+    `  ${name}@${entry.version} wants Node ${range}; it runs on Node ${runsOn} (${toolchainOnly ? "the toolchain's" : "the lowest prospectkit supports"})`,
+  );
 }
 
 if (mismatches.length > 0) {
   console.error(`check-engines: ${mismatches.length} installed package(s) do not support the Node they run on:\n${mismatches.join("\n")}`);
 } else {
-  console.log(`check-engines: ${checked} packages fit the Node they run on (toolchain: Node ${toolchain}; prospectkit's dependencies: Node >= ${supported})`);
+  console.log(
+    `check-engines: ${checked} packages fit the Node they run on (toolchain: Node ${toolchain}; prospectkit's dependencies: Node >= ${supported})`,
+  );
 }

@@ -19,11 +19,18 @@ function newest(path) {
   return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), stat.mtimeMs);
 }
 
-const sourcesChanged = () => SOURCES.map((path) => join(root, path)).filter(existsSync).some((path) => newest(path) > statSync(cli).mtimeMs);
+const sourcesChanged = () =>
+  SOURCES.map((path) => join(root, path))
+    .filter(existsSync)
+    .some((path) => newest(path) > statSync(cli).mtimeMs);
 
 if (!existsSync(cli) || sourcesChanged()) {
   process.stderr.write("npm start: building dist/ first (it is missing or older than the sources)…\n");
-  const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], shell: process.platform === "win32" });
+  const build = spawnSync("npm", ["run", "build", "--silent"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    shell: process.platform === "win32",
+  });
   if (build.status !== 0) {
     process.stderr.write("npm start: the build failed; run `npm run build` to see why.\n");
     process.exit(1);

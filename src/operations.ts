@@ -1,13 +1,6 @@
 import * as z from "zod/mini";
 import type { Operation } from "./request.js";
-import {
-  OpaqueId,
-  Page,
-  ProspectLog,
-  ProspectLogCreate,
-  WebhookSubscription,
-  WebhookSubscriptionUpdate,
-} from "./schemas/index.js";
+import { OpaqueId, Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "./schemas/index.js";
 import type { ErrorStatus } from "./schemas/problem.js";
 import { isWellFormed } from "./serialize.js";
 import { problems, rejectInvalid } from "./validate.js";
@@ -212,11 +205,14 @@ export const getPageOperation: Operation<GetPageParams> = /* @__PURE__ */ forSdk
  * {@link updateWebhookSubscriptionRoute} for the SDK.
  * @internal
  */
-export const updateWebhookSubscriptionOperation: Operation<UpdateWebhookSubscriptionParams> = /* @__PURE__ */ forSdk<UpdateWebhookSubscriptionParams>(updateWebhookSubscriptionRoute, {
-  prepare(input, validate) {
-    const { subscriptionId, ...changes } = input ?? {};
-    const errors = problems(SubscriptionRef, input);
-    rejectInvalid(this.name, validate ? [...errors, ...problems(WebhookSubscriptionUpdate, changes)] : errors);
-    return { path: encodedPath(updateWebhookSubscriptionRoute, input), body: changes };
+export const updateWebhookSubscriptionOperation: Operation<UpdateWebhookSubscriptionParams> = /* @__PURE__ */ forSdk<UpdateWebhookSubscriptionParams>(
+  updateWebhookSubscriptionRoute,
+  {
+    prepare(input, validate) {
+      const { subscriptionId, ...changes } = input ?? {};
+      const errors = problems(SubscriptionRef, input);
+      rejectInvalid(this.name, validate ? [...errors, ...problems(WebhookSubscriptionUpdate, changes)] : errors);
+      return { path: encodedPath(updateWebhookSubscriptionRoute, input), body: changes };
+    },
   },
-});
+);

@@ -1,7 +1,7 @@
 import { createTransport, type Fetch, type Transport } from "./attempt.js";
 import { ConfigurationError } from "./errors/prospectkit-error.js";
-import { createLog, type Hooks, type Log } from "./hooks.js";
 import { API_KEY_PATTERN } from "./headers.js";
+import { createLog, type Hooks, type Log } from "./hooks.js";
 import { API_KEY_HEADER, createRedactor, type Redactor } from "./redact.js";
 import { VERSION } from "./version.js";
 
@@ -73,7 +73,13 @@ export interface Settings extends Hooks {
   signal?: AbortSignal | undefined;
 }
 
-const DEFAULTS = { timeoutMs: 60_000, totalTimeoutMs: Number.POSITIVE_INFINITY, maxRetries: 2, validateRequests: true, validateResponses: "strict" } as const;
+const DEFAULTS = {
+  timeoutMs: 60_000,
+  totalTimeoutMs: Number.POSITIVE_INFINITY,
+  maxRetries: 2,
+  validateRequests: true,
+  validateResponses: "strict",
+} as const;
 const MAX_TIMER_MS = 2_147_483_647;
 
 function env(name: string): string | undefined {

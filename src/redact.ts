@@ -34,7 +34,11 @@ export interface Redactor {
   headers(headers: Headers | Record<string, string>): Record<string, string>;
 }
 
-const hex = (code: number) => code.toString(16).padStart(2, "0").replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+const hex = (code: number) =>
+  code
+    .toString(16)
+    .padStart(2, "0")
+    .replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
 
 /**
  * A pattern that finds `secret` however a server or a URL wrote it: each character as itself,

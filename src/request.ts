@@ -1,6 +1,6 @@
+import { withBase } from "ufo";
 import type * as z from "zod/mini";
 import { unlessAborted } from "./abort.js";
-import { withBase } from "ufo";
 import { type AttemptRequest, type Exchange, sendAttempt, wait } from "./attempt.js";
 import { REQUEST_ID_HEADER, toAPIError } from "./errors/api-error.js";
 import { APIConnectionError, APIUserAbortError } from "./errors/failures.js";
@@ -61,7 +61,12 @@ async function observe<E extends CallEvent>(
 ): Promise<void> {
   settings.log?.(level, message, event);
   const { signal } = settings;
-  if (hook) await unlessAborted(signal, () => hook(event), () => new APIUserAbortError(attempts, signal?.reason));
+  if (hook)
+    await unlessAborted(
+      signal,
+      () => hook(event),
+      () => new APIUserAbortError(attempts, signal?.reason),
+    );
 }
 
 async function attempts<T>(s: Settings, operation: Operation<never>, request: AttemptRequest): Promise<WithResponse<T>> {
@@ -125,7 +130,12 @@ async function perform<T, Input>(
   try {
     const request = convertInput(operation.name, s.redact, (): AttemptRequest => {
       const { path, body } = operation.prepare(input, s.validateRequests);
-      return { method: operation.method, path, headers: s.headers, body: body === undefined ? undefined : (toJsonBody(operation.name, body) as object) };
+      return {
+        method: operation.method,
+        path,
+        headers: s.headers,
+        body: body === undefined ? undefined : (toJsonBody(operation.name, body) as object),
+      };
     });
     return await attempts<T>(s, operation as Operation<never>, request);
   } catch (error) {

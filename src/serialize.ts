@@ -132,9 +132,7 @@ export function convertInput<T>(operation: string, redact: Redactor, convert: ()
   try {
     return convert();
   } catch (error) {
-    const errors = RequestValidationError.is(error)
-      ? error.errors
-      : [fieldError([], "unreadable", `could not be read: ${messageOf(error)}`)];
+    const errors = RequestValidationError.is(error) ? error.errors : [fieldError([], "unreadable", `could not be read: ${messageOf(error)}`)];
     const clean = redact.json(errors);
     if (clean === errors && ProspectKitError.is(error)) throw error;
     throw new RequestValidationError(operation, Array.isArray(clean) ? clean : [fieldError([], "invalid", "holds the API key")]);

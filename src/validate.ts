@@ -58,7 +58,8 @@ export function checkResponse(
 ): unknown {
   const { status } = response;
   const { validateResponses: mode, redact } = settings;
-  const fail = (issues: FieldError[]) => new ResponseValidationError({ operation, issues: redact.json(issues), body: redact.text(text), status, requestId });
+  const fail = (issues: FieldError[]) =>
+    new ResponseValidationError({ operation, issues: redact.json(issues), body: redact.text(text), status, requestId });
   let body: unknown;
   try {
     body = JSON.parse(text);

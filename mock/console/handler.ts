@@ -6,8 +6,9 @@
  * clients never ask for HTML, so their answers do not change.
  * @module
  */
-import { DEFAULT_API_KEY, type MockApi } from "../core.js";
+
 import { authenticateControl } from "../control/handler.js";
+import { DEFAULT_API_KEY, type MockApi } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
 import { problem, type Reply, toResponse } from "../http/reply.js";
 import { consoleAssets } from "./assets.js";
@@ -70,11 +71,17 @@ export function createConsole(options: ConsoleOptions): (request: Request, path:
   const assets = consoleAssets(CONSOLE_PATH);
   // The page offers the development key only while the mock accepts it (asked each time: keys can be issued and revoked).
   const developmentKey = () => core.authenticate(new Headers({ "x-api-key": DEFAULT_API_KEY })).ok;
-  const page = (on: boolean) => assets && consolePage({ script: assets.script.path, style: assets.style.path, icon: assets.icon.path, developmentKey: on });
+  const page = (on: boolean) =>
+    assets && consolePage({ script: assets.script.path, style: assets.style.path, icon: assets.icon.path, developmentKey: on });
   return (request, path) => {
     const requestId = core.newRequestId();
     if (path === EVENTS_PATH) {
-      if (request.method !== "GET") return answer(request, problem(requestId, "method_not_allowed", "The event stream is read with GET.", { headers: { allow: "GET" } }), requestId);
+      if (request.method !== "GET")
+        return answer(
+          request,
+          problem(requestId, "method_not_allowed", "The event stream is read with GET.", { headers: { allow: "GET" } }),
+          requestId,
+        );
       const auth = authenticateControl(api, request, requestId);
       if ("status" in auth) return toResponse(auth, requestId);
       // The caller's tenant, read again after a reset (which may renew tenant IDs).
@@ -85,18 +92,37 @@ export function createConsole(options: ConsoleOptions): (request: Request, path:
       return changeStream(api.changes, tenantOfCaller);
     }
     if (request.method !== "GET" && request.method !== "HEAD") {
-      return answer(request, problem(requestId, "method_not_allowed", "The console is read with GET.", { headers: { allow: "GET, HEAD" } }), requestId);
+      return answer(
+        request,
+        problem(requestId, "method_not_allowed", "The console is read with GET.", { headers: { allow: "GET, HEAD" } }),
+        requestId,
+      );
     }
-    if (path === "/") return new Response(null, { status: 302, headers: { location: CONSOLE_PATH, "x-request-id": requestId, "cache-control": "no-store" } });
+    if (path === "/")
+      return new Response(null, { status: 302, headers: { location: CONSOLE_PATH, "x-request-id": requestId, "cache-control": "no-store" } });
     if (assets === null) {
-      return answer(request, problem(requestId, "not_found", "This copy of prospectkit was built without the console (run npm run build)."), requestId);
+      return answer(
+        request,
+        problem(requestId, "not_found", "This copy of prospectkit was built without the console (run npm run build)."),
+        requestId,
+      );
     }
     if (path === CONSOLE_PATH || path === `${CONSOLE_PATH}/`) {
-      return text(request, page(developmentKey())!, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS }, requestId);
+      return text(
+        request,
+        page(developmentKey())!,
+        { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS },
+        requestId,
+      );
     }
     for (const asset of [assets.script, assets.style, assets.icon]) {
       if (path === asset.path) {
-        return text(request, asset.body, { "content-type": asset.contentType, "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS }, requestId);
+        return text(
+          request,
+          asset.body,
+          { "content-type": asset.contentType, "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS },
+          requestId,
+        );
       }
     }
     return answer(request, problem(requestId, "not_found", "The console has no such file."), requestId);

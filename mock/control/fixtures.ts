@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { type FieldError, ProspectLogCreate, toFieldErrors } from "../../src/schemas/index.js";
-import { MockStateError, type MockState } from "../core.js";
+import { type MockState, MockStateError } from "../core.js";
 import { ProspectInput } from "../state/inputs.js";
 import {
   ControlPageCreate,
@@ -106,6 +106,7 @@ export function loadFixtures(state: MockState, input: FixtureDocument, tenantId?
   for (const [i, subscription] of (document.webhookSubscriptions ?? []).entries()) {
     entry(`/webhookSubscriptions/${i}`, () => state.webhookSubscriptions.create({ ...subscription, ...tenant }));
   }
-  for (const [i, prospect] of (document.prospects ?? []).entries()) entry(`/prospects/${i}`, () => state.prospects.create({ ...prospect, ...tenant }));
+  for (const [i, prospect] of (document.prospects ?? []).entries())
+    entry(`/prospects/${i}`, () => state.prospects.create({ ...prospect, ...tenant }));
   for (const [i, log] of (document.prospectLogs ?? []).entries()) entry(`/prospectLogs/${i}`, () => state.prospectLogs.create({ ...log, ...tenant }));
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ErrorCode } from "../../src/schemas/index.js";
-import { MockStateError, type MockApi } from "../core.js";
+import { type MockApi, MockStateError } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
 import { readJsonBody } from "../http/body.js";
 import { forMethod, methodOf } from "../http/method.js";
@@ -127,7 +127,11 @@ export function createMockControl(options: MockControlOptions): (request: Reques
       // Rendering is inside the try too: whatever is stored, the answer is a response, never a dropped socket.
       return await forMethod(methodOf(request), toResponse(await answer(request, requestId), requestId));
     } catch {
-      const failure = problem(requestId, "internal_error", "The control API failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
+      const failure = problem(
+        requestId,
+        "internal_error",
+        "The control API failed unexpectedly. This is a bug in prospectkit/mock; please report it.",
+      );
       return toResponse(failure, requestId);
     }
   };

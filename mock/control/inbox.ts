@@ -32,7 +32,11 @@ export interface InboxMessage {
   readonly id: number;
   readonly inbox: string;
   readonly receivedAt: string;
-  readonly headers: { readonly "webhook-id": string | null; readonly "webhook-timestamp": string | null; readonly "webhook-signature": string | null };
+  readonly headers: {
+    readonly "webhook-id": string | null;
+    readonly "webhook-timestamp": string | null;
+    readonly "webhook-signature": string | null;
+  };
   /** The raw body as text. */
   readonly body: string;
   /** The event, when the request verified. */
@@ -84,7 +88,12 @@ async function verify(
       }
     }
   }
-  const verification = { verified: false, subscriptionId: subscriptions[0]?.id ?? null, code: failure?.code ?? null, message: failure?.message ?? null };
+  const verification = {
+    verified: false,
+    subscriptionId: subscriptions[0]?.id ?? null,
+    code: failure?.code ?? null,
+    message: failure?.message ?? null,
+  };
   return { verification, event: null };
 }
 
@@ -108,7 +117,10 @@ export function createInbox(api: MockApi, now: () => Date): Inbox {
         const subscriptions = api.state.webhookSubscriptions
           .list({ tenantId })
           .filter((subscription) => pointsAt(subscription.url, name))
-          .map((subscription) => ({ id: subscription.id, secrets: api.state.webhookSubscriptions.signingSecrets(subscription.id, { tenantId }) ?? [] }));
+          .map((subscription) => ({
+            id: subscription.id,
+            secrets: api.state.webhookSubscriptions.signingSecrets(subscription.id, { tenantId }) ?? [],
+          }));
         if (subscriptions.length === 0) continue;
         const { verification, event } = await verify(subscriptions, headers, body, at);
         const byName = messages.get(tenantId) ?? new Map<string, InboxMessage[]>();

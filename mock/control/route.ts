@@ -53,4 +53,3 @@ export interface ControlRoute {
   readonly public?: true;
   run(context: ControlContext): ControlResult | Promise<ControlResult>;
 }
-

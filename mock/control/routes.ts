@@ -6,9 +6,8 @@
  */
 import { Page } from "../../src/schemas/index.js";
 import type { MockApi } from "../core.js";
-import type { ControlContext, ControlRoute } from "./route.js";
 import { type ControlResult, missingReference, notFound, ok } from "./results.js";
-import { WEBHOOK_ROUTES } from "./webhook-routes.js";
+import type { ControlContext, ControlRoute } from "./route.js";
 import {
   ControlFault,
   ControlPageCreate,
@@ -17,8 +16,8 @@ import {
   ControlPageVersionProcess,
   ControlProspectLogQuery,
   ControlSubscriptionCreate,
-  listOf,
   LoggedRequestSchema,
+  listOf,
   PageGroupRecordSchema,
   PageVersionRecordSchema,
   PendingFaultSchema,
@@ -29,6 +28,7 @@ import {
   SubscriptionSecretSchema,
   TenantStateSchema,
 } from "./schemas.js";
+import { WEBHOOK_ROUTES } from "./webhook-routes.js";
 
 export type { ControlContext, ControlResult, ControlRoute } from "./route.js";
 

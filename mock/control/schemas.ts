@@ -6,18 +6,10 @@
  * @module
  */
 import * as z from "zod/mini";
-import {
-  DateTime,
-  HttpUrl,
-  JsonObjectSchema,
-  OpaqueId,
-  Page,
-  ProspectId,
-  ProspectLogId,
-  WebhookEventKind,
-} from "../../src/schemas/index.js";
+import { DateTime, HttpUrl, JsonObjectSchema, OpaqueId, Page, ProspectId, ProspectLogId, WebhookEventKind } from "../../src/schemas/index.js";
 import { OPERATIONS } from "../core.js";
 import { FaultSchema } from "../faults.js";
+import { LoggedRequestSchema } from "../request-log.js";
 import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
 import {
   PageGroupRecordSchema,
@@ -26,9 +18,15 @@ import {
   ProspectRecordSchema,
   SubscriptionRecordSchema,
 } from "../state/records.js";
-import { LoggedRequestSchema } from "../request-log.js";
 
-export { LoggedRequestSchema, PageGroupRecordSchema, PageVersionRecordSchema, ProspectLogRecordSchema, ProspectRecordSchema, SubscriptionRecordSchema };
+export {
+  LoggedRequestSchema,
+  PageGroupRecordSchema,
+  PageVersionRecordSchema,
+  ProspectLogRecordSchema,
+  ProspectRecordSchema,
+  SubscriptionRecordSchema,
+};
 
 const withoutTenant = { tenantId: true } as const;
 
@@ -88,7 +86,6 @@ export const SubscriptionSecretSchema = z.object({
   secret: WebhookSecret,
   previousSecret: z.nullable(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
 });
-
 
 /** `GET /__mock/state`: everything one tenant holds (defined below its parts). */
 export const TenantStateSchema = z.object({

@@ -6,8 +6,8 @@
  * @module
  */
 import { readCapped } from "../http/body.js";
-import type { ControlContext, ControlRoute } from "./route.js";
 import { type ControlResult, notFound, ok } from "./results.js";
+import type { ControlContext, ControlRoute } from "./route.js";
 import {
   ControlDeliveryQuery,
   ControlFormEvent,
@@ -115,7 +115,8 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     method: "GET",
     path: "/__mock/webhook_subscriptions/{subscriptionId}/secret",
     operationId: "getWebhookSubscriptionSecret",
-    summary: "The whsec_ secret that signs a subscription's deliveries (listings leave it out); after a rotation also the previous one while it still signs",
+    summary:
+      "The whsec_ secret that signs a subscription's deliveries (listings leave it out); after a rotation also the previous one while it still signs",
     status: 200,
     response: SubscriptionSecretSchema,
     run: (context) => secretsOf(context, context.params["subscriptionId"]!),

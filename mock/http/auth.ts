@@ -12,7 +12,6 @@ export type AuthResult =
   | { readonly ok: true; readonly tenant: TenantData }
   | { readonly ok: false; readonly code: "missing_api_key" | "invalid_api_key"; readonly detail: string };
 
-
 /**
  * Finds the tenant of the request's API key. Messages never repeat the key.
  * @param store - the current state

@@ -93,7 +93,15 @@ export function fromFetchRequest(request: Request): LightRequest {
 }
 
 /** Hop-by-hop headers (RFC 9110, 7.6.1): about one connection only, so not passed on. */
-export const HOP_BY_HOP: ReadonlySet<string> = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+]);
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // What fetch's `Headers` trims from both ends of a value (HTTP whitespace; `trim()` would also take NBSP).

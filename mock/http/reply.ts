@@ -19,7 +19,6 @@ export interface Reply {
   readonly rawText?: string;
 }
 
-
 /** The problem `type` of a code: a URN naming it (stable, never a link to follow). */
 export function problemType(code: string): string {
   return `urn:prospectkit:problem:${code}`;

@@ -7,16 +7,9 @@
  * @module
  */
 import type * as z from "zod/mini";
-import {
-  Page,
-  ProblemDetails,
-  ProspectLog,
-  ProspectLogCreate,
-  WebhookSubscription,
-  WebhookSubscriptionUpdate,
-} from "../../src/schemas/index.js";
 import { API_KEY_HEADER, REPLAYED_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId, type PathParam } from "../../src/operations.js";
+import { Page, ProblemDetails, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 import { VERSION } from "../../src/version.js";
 import { CONTROL_ROUTES, type ControlRoute } from "../control/routes.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";

@@ -5,7 +5,6 @@
  * @module
  */
 import * as z from "zod/mini";
-import { EMAIL_PATTERN, Email, HTTP_URL_PATTERN } from "../../src/schemas/primitives.js";
 import {
   HttpUrl,
   JsonObjectSchema,
@@ -14,6 +13,7 @@ import {
   WebhookEventKindInResponse,
   WebhookSubscriptionUpdate,
 } from "../../src/schemas/index.js";
+import { EMAIL_PATTERN, Email, HTTP_URL_PATTERN } from "../../src/schemas/primitives.js";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -63,7 +63,8 @@ export function toJsonSchema(schema: z.ZodMiniType, io: SchemaSide): JsonSchema 
       }
       Object.assign(context.jsonSchema, WRITTEN_OUT.get(context.zodSchema));
       const format = context.jsonSchema["format"];
-      if (typeof format === "string" && DROPPED_FORMATS.has(format) && context.jsonSchema["pattern"] !== undefined) delete context.jsonSchema["format"];
+      if (typeof format === "string" && DROPPED_FORMATS.has(format) && context.jsonSchema["pattern"] !== undefined)
+        delete context.jsonSchema["format"];
       // A default in a request makes generators (openapi-typescript) mark the field required: say it in words.
       if (io === "input" && context.jsonSchema["default"] !== undefined) {
         const { default: value } = context.jsonSchema;

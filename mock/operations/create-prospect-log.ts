@@ -4,10 +4,9 @@
  * @module
  */
 import { REPLAYED_HEADER } from "../../src/headers.js";
-import { type Reply, problem } from "../http/reply.js";
-import { prepareProspectLog, type ProspectLogDecision } from "../state/prospect-logs.js";
+import { problem, type Reply } from "../http/reply.js";
+import { type ProspectLogDecision, prepareProspectLog } from "../state/prospect-logs.js";
 import { bodyProblem, invalidBody, type Operation, type OperationContext } from "./context.js";
-
 
 function toReply(context: OperationContext, decision: ProspectLogDecision): Reply {
   switch (decision.kind) {

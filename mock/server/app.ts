@@ -5,17 +5,18 @@
  * the API itself from the mock's `api.handle`.
  * @module
  */
-import type { MockApi, MockOutcome } from "../core.js";
+
+import { API_PREFIX } from "../../src/operations.js";
 import { type Clock, readClock } from "../clock.js";
 import { createConsole, isConsoleRequest } from "../console/handler.js";
 import { CONTROL_PATH_PREFIX, createMockControl } from "../control/handler.js";
 import { createInbox } from "../control/inbox.js";
+import type { MockApi, MockOutcome } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
 import type { LightOutcome, LightRequest } from "../http/light.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { problem, toResponse } from "../http/reply.js";
 import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "../openapi/document.js";
-import { API_PREFIX } from "../../src/operations.js";
 
 /** The path of the OpenAPI document. */
 export const OPENAPI_PATH = "/openapi.json";

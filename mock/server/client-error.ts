@@ -45,7 +45,14 @@ export function rawHttpResponse(status: number, headers: Iterable<readonly [stri
 export function clientErrorResponse(code: string | undefined, requestId: string): string {
   const [status, detail] = (code !== undefined && CLIENT_ERRORS[code]) || MALFORMED;
   const reply = problem(requestId, "invalid_request", detail, { status, title: STATUS_CODES[status] ?? "Bad request" });
-  return rawHttpResponse(status, [["content-type", PROBLEM_CONTENT_TYPE], [REQUEST_ID_HEADER, requestId]], JSON.stringify(reply.body));
+  return rawHttpResponse(
+    status,
+    [
+      ["content-type", PROBLEM_CONTENT_TYPE],
+      [REQUEST_ID_HEADER, requestId],
+    ],
+    JSON.stringify(reply.body),
+  );
 }
 
 /**

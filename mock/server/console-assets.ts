@@ -4,10 +4,11 @@
  * tests run from source (`vitest.config.ts`). Build tooling only: no entry imports this file.
  * @module
  */
-import { buildSync } from "esbuild";
+
 import { fileURLToPath } from "node:url";
-import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
+import { buildSync } from "esbuild";
 import { OPERATIONS, updateWebhookSubscriptionRoute } from "../../src/operations.js";
+import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
 import { DEFAULT_API_KEY } from "../options.js";
 
 /** The built assets, as text. */
@@ -49,4 +50,3 @@ export function buildConsoleAssets(): ConsoleAssets {
 export function consoleAssetsDefine(): Record<string, string> {
   return { __PROSPECTKIT_CONSOLE__: JSON.stringify(buildConsoleAssets()) };
 }
-

@@ -4,6 +4,7 @@
  * docs/server.md describes, and nothing else (test/package/exports.test.ts pins the list).
  * @module prospectkit/mock/server
  */
+
+export type { ServerWebhookOptions } from "./delivery.js";
 export type { AnsweredRequest } from "./node-handler.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./start.js";
-export type { ServerWebhookOptions } from "./delivery.js";

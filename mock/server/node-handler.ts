@@ -121,7 +121,13 @@ function lightPath(origin: string, target: string): string {
 const EMPTY = new Uint8Array(0);
 
 /** The light request of what node received (for a GET or HEAD, like fetch, no body). */
-function lightRequestOf(origin: string, method: string, target: string, raw: readonly string[], read: Exclude<BodyRead, { kind: "aborted" }>): LightRequest {
+function lightRequestOf(
+  origin: string,
+  method: string,
+  target: string,
+  raw: readonly string[],
+  read: Exclude<BodyRead, { kind: "aborted" }>,
+): LightRequest {
   const bytes: BodyBytes = read.kind === "over-limit" ? null : method === "GET" || method === "HEAD" ? EMPTY : (read.bytes ?? EMPTY);
   return { method, path: lightPath(origin, target), headers: headersOfRaw(raw), body: () => bytes };
 }
@@ -240,7 +246,13 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
       }
     }
     const path = targetPath(target);
-    onAnswered?.({ method, path, status, durationMs: performance.now() - started, ...(isConsoleTraffic(method, path, request) && { console: true }) });
+    onAnswered?.({
+      method,
+      path,
+      status,
+      durationMs: performance.now() - started,
+      ...(isConsoleTraffic(method, path, request) && { console: true }),
+    });
   };
   return (request, response) => {
     const started = onAnswered === undefined ? 0 : performance.now();

@@ -40,7 +40,13 @@ export interface RawAnswererOptions {
   readonly newRequestId: () => string;
 }
 
-async function answerOnSocket(options: RawAnswererOptions, socket: Duplex, method: string, target: string, rawHeaders: readonly string[]): Promise<void> {
+async function answerOnSocket(
+  options: RawAnswererOptions,
+  socket: Duplex,
+  method: string,
+  target: string,
+  rawHeaders: readonly string[],
+): Promise<void> {
   const request = toFetchRequest(options.origin, method, target, headersOf(rawHeaders), undefined);
   const outcome = request === null ? null : await options.handle(request);
   if (outcome === null || outcome.kind === "network-error") {

@@ -11,8 +11,8 @@ import { coreOf } from "../create-mock-api.js";
 import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
 import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
-import { createRawAnswerer } from "./raw-requests.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
+import { createRawAnswerer } from "./raw-requests.js";
 import { declaresTooLargeBody } from "./read-body.js";
 
 /** The port the server listens on when none is given. */
@@ -129,9 +129,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     server.close();
     throw error;
   }
-  delivery.start(() => app.api.webhooks.runDue(), () => app.api.webhooks.inFlight());
+  delivery.start(
+    () => app.api.webhooks.runDue(),
+    () => app.api.webhooks.inFlight(),
+  );
   const { newRequestId } = coreOf(app.api);
-  const listener = createNodeHandler({ origin: url, handle: app.handle, answer: app.answer, unreadable: () => unreadable(newRequestId()), newRequestId, onAnswered: onRequest });
+  const listener = createNodeHandler({
+    origin: url,
+    handle: app.handle,
+    answer: app.answer,
+    unreadable: () => unreadable(newRequestId()),
+    newRequestId,
+    onAnswered: onRequest,
+  });
   server.on("request", listener);
   const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId });
   server.on("clientError", raw.clientError);

@@ -9,7 +9,6 @@ import type { IdempotencyEntry, TenantData } from "./tenant-data.js";
 /** How long a key is remembered after its request completed: 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-
 /** What a request with an idempotency key must do. */
 export type IdempotencyDecision =
   | { kind: "new"; entry: IdempotencyEntry }

@@ -3,12 +3,12 @@
  * @module
  */
 import type { MockStateError } from "../errors.js";
+import { type PageGroupsApi, type PagesApi, type PageVersionsApi, pageGroupsApi, pagesApi, pageVersionsApi } from "./pages-api.js";
+import { type ProspectLogsApi, type ProspectsApi, prospectLogsApi, prospectsApi } from "./prospects-api.js";
 import { snapshotStore } from "./snapshot.js";
 import type { Store } from "./store.js";
-import { type FormsApi, formsApi, type WebhookSubscriptionsApi, webhookSubscriptionsApi } from "./webhook-subscriptions-api.js";
-import { type PageGroupsApi, pageGroupsApi, type PagesApi, pagesApi, type PageVersionsApi, pageVersionsApi } from "./pages-api.js";
-import { type ProspectLogsApi, prospectLogsApi, type ProspectsApi, prospectsApi } from "./prospects-api.js";
 import { type ApiKeysApi, apiKeysApi, type TenantsApi, tenantsApi } from "./tenants-api.js";
+import { type FormsApi, formsApi, type WebhookSubscriptionsApi, webhookSubscriptionsApi } from "./webhook-subscriptions-api.js";
 
 /**
  * The mock's state, as a test drives and inspects it. Every helper validates its input like the

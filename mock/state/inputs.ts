@@ -3,17 +3,10 @@
  * own), so a test can seed only what the API itself could have stored.
  * @module
  */
-import { API_KEY_CHARACTERS } from "../../src/headers.js";
+
 import * as z from "zod/mini";
-import {
-  HttpUrl,
-  JsonObjectSchema,
-  OpaqueId,
-  Page,
-  ProspectId,
-  ProspectLogCreate,
-  WebhookSubscriptionUpdate,
-} from "../../src/schemas/index.js";
+import { API_KEY_CHARACTERS } from "../../src/headers.js";
+import { HttpUrl, JsonObjectSchema, OpaqueId, Page, ProspectId, ProspectLogCreate, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 
 /** The tenant a helper works on; the default tenant when omitted. */
 const tenantId = z.optional(OpaqueId);

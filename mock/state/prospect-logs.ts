@@ -4,13 +4,7 @@
  * nothing; only `commit` writes, and it cannot fail on input.
  * @module
  */
-import {
-  type FieldError,
-  type ProspectLog,
-  ProspectLogCreate,
-  type ProspectLogCreateParsed,
-  toFieldErrors,
-} from "../../src/schemas/index.js";
+import { type FieldError, type ProspectLog, ProspectLogCreate, type ProspectLogCreateParsed, toFieldErrors } from "../../src/schemas/index.js";
 import { fingerprint } from "../canonical-json.js";
 import { formatTimestamp } from "../clock.js";
 import { claim, complete, type IdempotencyDecision, peek, release } from "./idempotency.js";
@@ -43,9 +37,7 @@ export interface PreparedProspectLog {
 function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreateParsed): ProspectLog {
   const nowMs = store.nowMs();
   const createdAt = formatTimestamp(nowMs);
-  const { prospect, created } = resolveProspect(tenant, request, (id) =>
-    insertProspect(tenant, id ?? store.newId("prospect", nowMs), createdAt),
-  );
+  const { prospect, created } = resolveProspect(tenant, request, (id) => insertProspect(tenant, id ?? store.newId("prospect", nowMs), createdAt));
   const log: ProspectLogRecord = {
     id: store.newId("prospectlog", nowMs),
     tenantId: tenant.record.id,

@@ -10,8 +10,8 @@ import { prepareProspectLog } from "./prospect-logs.js";
 import { findByIdentifier, gainIdentifiers, identifiersHeldByOthers, insertProspect } from "./prospects.js";
 import type { ProspectLogRecord, ProspectRecord } from "./records.js";
 import { type Store, tenantFor, timestamp } from "./store.js";
-import { assertFreeId, parseOrThrow } from "./validate.js";
 import { compactList } from "./tenant-data.js";
+import { assertFreeId, parseOrThrow } from "./validate.js";
 
 /** Prospects of a tenant. */
 export interface ProspectsApi {

@@ -12,9 +12,6 @@ export interface TenantRecord {
   readonly createdAt: string;
 }
 
-
-
-
 /** A page and its names. */
 export interface PageRecord {
   readonly id: string;

@@ -3,8 +3,9 @@
  * request ever scans a collection: the cost of a request does not grow with the stored data.
  * @module
  */
-import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
+
 import type { ProspectLog } from "../../src/schemas/index.js";
+import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
 import type {
   PageGroupRecord,
   PageRecord,

@@ -30,10 +30,11 @@ export function createTenant(store: Store, input: unknown): TenantRecord {
   assertFreeId(store.tenants, id, "a tenant");
   const keys = new Set(apiKeys);
   if (keys.size !== apiKeys.length || apiKeys.some((key) => store.apiKeys.has(key))) {
-    throw new MockStateError("refused to store a tenant", [{ pointer: "/apiKeys", code: "duplicate", detail: "a key is listed twice or already issued" }]);
+    throw new MockStateError("refused to store a tenant", [
+      { pointer: "/apiKeys", code: "duplicate", detail: "a key is listed twice or already issued" },
+    ]);
   }
   const tenant = addTenant(store, id);
   for (const key of keys) addKey(store, key, id);
   return { ...tenant.record };
 }
-

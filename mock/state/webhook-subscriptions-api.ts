@@ -3,12 +3,13 @@
  * list, active or not) and emit the form events no API operation causes.
  * @module
  */
+
+import type { WebhookEvent } from "../../src/schemas/index.js";
 import { type WebhookSubscriptionUpdate as Update, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
+import { formatTimestamp } from "../clock.js";
 import { MockStateError } from "../errors.js";
 import { type FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
-import { formatTimestamp } from "../clock.js";
-import type { WebhookEvent } from "../../src/schemas/index.js";
 import { type Store, tenantFor, timestamp } from "./store.js";
 import { assertFreeId, parseOrThrow } from "./validate.js";
 import { applySubscriptionUpdate, dedupeEvents } from "./webhook-subscriptions.js";

@@ -1,14 +1,7 @@
 import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
 import { type AttemptInput, type AttemptOutcome, attemptAll } from "./attempt.js";
 import { nextAttemptTime, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_DEACTIVATE_AFTER_MS, WEBHOOK_MAX_ATTEMPTS } from "./schedule.js";
-import type {
-  Delivery,
-  DeliveryAttempt,
-  DeliveryStatus,
-  WebhookDispatcher,
-  WebhookDispatcherOptions,
-  WebhookTarget,
-} from "./types.js";
+import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookDispatcher, WebhookDispatcherOptions, WebhookTarget } from "./types.js";
 
 /** How many deliveries and events a dispatcher keeps by default. */
 export const DEFAULT_MAX_WEBHOOK_RECORDS = 10_000;

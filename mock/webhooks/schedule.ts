@@ -6,15 +6,7 @@ const HOUR = 60 * MINUTE;
  * How long after a failed attempt the next one is made: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h
  * (the Standard Webhooks / Svix schedule). Entry `n` is the wait after attempt `n + 1` failed.
  */
-export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  10 * HOUR,
-];
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
 
 /** Attempts per delivery: the first one plus one per retry delay (8). */
 export const WEBHOOK_MAX_ATTEMPTS: number = WEBHOOK_RETRY_DELAYS_MS.length + 1;

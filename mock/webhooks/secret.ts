@@ -1,5 +1,5 @@
-import { WEBHOOK_SECRET_PREFIX } from "../../src/webhooks/index.js";
 import { encodeBase64 } from "../../src/webhooks/base64.js";
+import { WEBHOOK_SECRET_PREFIX } from "../../src/webhooks/index.js";
 
 /**
  * Renders key bytes as a webhook secret: `whsec_` + base64. The mock core derives the bytes

@@ -1,8 +1,7 @@
+import { REQUEST_ID_HEADER } from "../headers.js";
 import type { Redactor } from "../redact.js";
 import { ProblemDetails } from "../schemas/index.js";
 import { brand, ProspectKitError } from "./prospectkit-error.js";
-
-import { REQUEST_ID_HEADER } from "../headers.js";
 
 export { REQUEST_ID_HEADER };
 

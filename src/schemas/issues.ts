@@ -110,7 +110,9 @@ function codeAndDetail(issue: Issue, missing: boolean): Pick<FieldError, "code" 
       return { code: "invalid_value", detail: oneOf(issue.values) };
     case "invalid_union":
       // a discriminated union whose tag matched none of its options lists them (`kind`)
-      return "options" in issue && Array.isArray(issue.options) ? { code: "invalid_value", detail: oneOf(issue.options) } : { code: "invalid", detail: "is invalid" };
+      return "options" in issue && Array.isArray(issue.options)
+        ? { code: "invalid_value", detail: oneOf(issue.options) }
+        : { code: "invalid", detail: "is invalid" };
     case "custom": {
       const code = typeof issue.params?.["code"] === "string" ? issue.params["code"] : "invalid";
       return { code, detail: issue.message };

@@ -87,7 +87,8 @@ export function jsonLimitIssues(value: unknown, options: JsonLimitOptions = {}):
     }
     const { value: item, level } = frame;
     if (typeof item === "number") {
-      if (!Number.isFinite(item)) issues.push({ path: pathOf(frame), code: "not_finite", message: "must be a finite number (a JSON number that fits a double)" });
+      if (!Number.isFinite(item))
+        issues.push({ path: pathOf(frame), code: "not_finite", message: "must be a finite number (a JSON number that fits a double)" });
       continue;
     }
     if (typeof item !== "object" || item === null) continue;
@@ -96,7 +97,8 @@ export function jsonLimitIssues(value: unknown, options: JsonLimitOptions = {}):
       continue;
     }
     if (level > MAX_JSON_DEPTH) {
-      if (!tooDeep) issues.push({ path: pathOf(frame), code: "too_deep", message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep` });
+      if (!tooDeep)
+        issues.push({ path: pathOf(frame), code: "too_deep", message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep` });
       tooDeep = true;
       continue;
     }

@@ -1,14 +1,5 @@
 import * as z from "zod/mini";
-import {
-  boundedString,
-  DateTime,
-  E164_PATTERN,
-  Email,
-  type JsonObject,
-  JsonObjectSchema,
-  ProspectId,
-  ProspectLogId,
-} from "./primitives.js";
+import { boundedString, DateTime, E164_PATTERN, Email, type JsonObject, JsonObjectSchema, ProspectId, ProspectLogId } from "./primitives.js";
 
 /** Default activity type when a create request omits `type` (spec 4.1 rule 1). */
 export const DEFAULT_PROSPECT_LOG_TYPE = "webhook";

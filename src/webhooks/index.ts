@@ -3,12 +3,12 @@
  * in Node, browsers, Deno, Bun and workers. The mock signs its deliveries with the same code.
  * @module
  */
-export { type WebhookVerificationErrorCode, WebhookVerificationError } from "../errors/webhook-verification-error.js";
+export { WebhookVerificationError, type WebhookVerificationErrorCode } from "../errors/webhook-verification-error.js";
 export { WEBHOOK_HEADERS, type WebhookHeaders } from "./headers.js";
 export {
-  signWebhook,
   type SignWebhookOptions,
-  type WebhookBody,
+  signWebhook,
   WEBHOOK_SECRET_PREFIX,
+  type WebhookBody,
 } from "./signature.js";
-export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyWebhook, type VerifyWebhookOptions } from "./verify.js";
+export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, type VerifyWebhookOptions, verifyWebhook } from "./verify.js";

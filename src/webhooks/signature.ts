@@ -1,5 +1,5 @@
-import { decodeBase64, encodeBase64 } from "./base64.js";
 import { WebhookVerificationError } from "../errors/webhook-verification-error.js";
+import { decodeBase64, encodeBase64 } from "./base64.js";
 
 /** Every webhook secret starts with this prefix; the rest is the base64-encoded HMAC key. */
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
@@ -16,14 +16,9 @@ const encoder = new TextEncoder();
  */
 export function decodeSecret(secret: string): Uint8Array<ArrayBuffer> {
   const key =
-    typeof secret === "string" && secret.startsWith(WEBHOOK_SECRET_PREFIX)
-      ? decodeBase64(secret.slice(WEBHOOK_SECRET_PREFIX.length))
-      : undefined;
+    typeof secret === "string" && secret.startsWith(WEBHOOK_SECRET_PREFIX) ? decodeBase64(secret.slice(WEBHOOK_SECRET_PREFIX.length)) : undefined;
   if (key === undefined || key.length === 0) {
-    throw new WebhookVerificationError(
-      "invalid_secret",
-      `The webhook secret must be "${WEBHOOK_SECRET_PREFIX}" followed by the base64-encoded key.`,
-    );
+    throw new WebhookVerificationError("invalid_secret", `The webhook secret must be "${WEBHOOK_SECRET_PREFIX}" followed by the base64-encoded key.`);
   }
   return key as Uint8Array<ArrayBuffer>;
 }
@@ -34,12 +29,7 @@ export function decodeSecret(secret: string): Uint8Array<ArrayBuffer> {
  * @param timestamp - the `webhook-timestamp` header value exactly as sent
  * @internal
  */
-export async function computeSignature(
-  key: Uint8Array<ArrayBuffer>,
-  id: string,
-  timestamp: string,
-  body: WebhookBody,
-): Promise<string> {
+export async function computeSignature(key: Uint8Array<ArrayBuffer>, id: string, timestamp: string, body: WebhookBody): Promise<string> {
   const prefix = encoder.encode(`${id}.${timestamp}.`);
   const content = typeof body === "string" ? encoder.encode(body) : body;
   const message = new Uint8Array(prefix.length + content.length);

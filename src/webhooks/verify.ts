@@ -1,7 +1,7 @@
 import { ConfigurationError } from "../errors/prospectkit-error.js";
+import { WebhookVerificationError } from "../errors/webhook-verification-error.js";
 import { toFieldErrors } from "../schemas/issues.js";
 import { WebhookEvent } from "../schemas/webhook-event.js";
-import { WebhookVerificationError } from "../errors/webhook-verification-error.js";
 import { readHeader, WEBHOOK_HEADERS, type WebhookHeaders } from "./headers.js";
 import { computeSignature, decodeSecret, type WebhookBody } from "./signature.js";
 
@@ -42,10 +42,7 @@ function checkTimestamp(timestamp: string, toleranceSeconds: number, now: Date):
     throw new ConfigurationError("verifyWebhook needs a non-negative toleranceSeconds and a valid now.");
   }
   if (!/^\d{1,15}$/.test(timestamp)) {
-    throw new WebhookVerificationError(
-      "invalid_timestamp",
-      `The ${WEBHOOK_HEADERS.timestamp} header must be whole Unix seconds.`,
-    );
+    throw new WebhookVerificationError("invalid_timestamp", `The ${WEBHOOK_HEADERS.timestamp} header must be whole Unix seconds.`);
   }
   const age = nowSeconds - Number(timestamp);
   if (age > toleranceSeconds) {

@@ -24,7 +24,12 @@ const REQUESTS = 10_000;
 const CONCURRENCY = 32;
 const SEED = Number(process.env["ABUSE_SEED"] ?? Date.now() % 2 ** 31);
 
-const OPTIONS: Omit<MockApiOptions, "baseUrl"> = { apiKeys: { [KEYS.a]: "tenant_a", [KEYS.b]: "tenant_b" }, seed: 1, now: () => T0, fixtures: seedFixtures };
+const OPTIONS: Omit<MockApiOptions, "baseUrl"> = {
+  apiKeys: { [KEYS.a]: "tenant_a", [KEYS.b]: "tenant_b" },
+  seed: 1,
+  now: () => T0,
+  fixtures: seedFixtures,
+};
 
 type Sample = [method: string, path: string, headers: typeof headers extends fc.Arbitrary<infer H> ? H : never, body: BodyInit | undefined];
 

@@ -82,7 +82,11 @@ const SCENARIOS: readonly (readonly [ErrorKind, string, () => Promise<unknown>])
   ["ConfigurationError", "a base URL that is not http(s)", async () => createClient({ apiKey: KEY, baseUrl: "ftp://files.example.com" })],
   ["ConfigurationError", "a bad option", async () => createClient({ apiKey: KEY, baseUrl: server.url, maxRetries: -1 })],
   ["RequestValidationError", "the key typed into the email field", () => client().createProspectLog({ source: "", payload: {}, email: KEY })],
-  ["BadRequestError", "an invalid email, sent unchecked", () => client({ validateRequests: false }).createProspectLog({ source: "crm", payload: {}, email: "not-an-email" })],
+  [
+    "BadRequestError",
+    "an invalid email, sent unchecked",
+    () => client({ validateRequests: false }).createProspectLog({ source: "crm", payload: {}, email: "not-an-email" }),
+  ],
   ["AuthenticationError", "a wrong key", () => createClient({ apiKey: WRONG_KEY, baseUrl: server.url, ...observed() }).getPage(PAGE)],
   ["PermissionDeniedError", "a 403 fault", async () => (await fault({ kind: "status", status: 403 }), client().getPage(PAGE))],
   ["NotFoundError", "a missing page", () => client().getPage({ ...PAGE, pageId: "page_missing" })],
@@ -109,10 +113,22 @@ const SCENARIOS: readonly (readonly [ErrorKind, string, () => Promise<unknown>])
     },
   ],
   ["RateLimitError", "a 429 asking for 61 s", async () => (await fault({ kind: "status", status: 429, retryAfter: 61 }), client().getPage(PAGE))],
-  ["InternalServerError", "500 on every attempt (retried, logged)", async () => (await fault({ kind: "status", status: 500, retryAfter: 0, times: 3 }), client().getPage(PAGE))],
+  [
+    "InternalServerError",
+    "500 on every attempt (retried, logged)",
+    async () => (await fault({ kind: "status", status: 500, retryAfter: 0, times: 3 }), client().getPage(PAGE)),
+  ],
   ["APIError", "a 418 fault", async () => (await fault({ kind: "status", status: 418 }), client().getPage(PAGE))],
-  ["APIConnectionError", "dropped connections", async () => (await fault({ kind: "network-error", times: 2 }), client({ maxRetries: 1 }).getPage(PAGE))],
-  ["APITimeoutError", "an answer later than timeoutMs", async () => (await fault({ kind: "latency", ms: 300 }), client({ timeoutMs: 50, maxRetries: 0 }).getPage(PAGE))],
+  [
+    "APIConnectionError",
+    "dropped connections",
+    async () => (await fault({ kind: "network-error", times: 2 }), client({ maxRetries: 1 }).getPage(PAGE)),
+  ],
+  [
+    "APITimeoutError",
+    "an answer later than timeoutMs",
+    async () => (await fault({ kind: "latency", ms: 300 }), client({ timeoutMs: 50, maxRetries: 0 }).getPage(PAGE)),
+  ],
   [
     "APIUserAbortError",
     "the caller aborts",
@@ -123,10 +139,23 @@ const SCENARIOS: readonly (readonly [ErrorKind, string, () => Promise<unknown>])
       return client().getPage(PAGE, { signal: controller.signal });
     },
   ],
-  ["ResponseValidationError", "a malformed body", async () => (await fault({ kind: "malformed-body" }), client().updateWebhookSubscription({ subscriptionId: SUBSCRIPTION, active: false }))],
+  [
+    "ResponseValidationError",
+    "a malformed body",
+    async () => (await fault({ kind: "malformed-body" }), client().updateWebhookSubscription({ subscriptionId: SUBSCRIPTION, active: false })),
+  ],
   // The key delivered as if it were a signed webhook body: verification refuses it without echoing it.
-  ["WebhookVerificationError", "the key as an unsigned webhook body", () =>
-    sdk.verifyWebhook({ secret: `whsec_${btoa("a webhook secret, 24 byte")}`, headers: { "webhook-id": "event_1", "webhook-timestamp": "1", "webhook-signature": "v1,AAAA" }, body: KEY, now: new Date(1000) })],
+  [
+    "WebhookVerificationError",
+    "the key as an unsigned webhook body",
+    () =>
+      sdk.verifyWebhook({
+        secret: `whsec_${btoa("a webhook secret, 24 byte")}`,
+        headers: { "webhook-id": "event_1", "webhook-timestamp": "1", "webhook-signature": "v1,AAAA" },
+        body: KEY,
+        now: new Date(1000),
+      }),
+  ],
 ];
 
 beforeAll(async () => {
@@ -214,11 +243,32 @@ describe("a hostile server echoing the key in every form leaks it nowhere (issue
   type Reply = (res: ServerResponse) => void;
   const replies = new Map<string, Reply>([
     ["reason phrase of an empty 403", (res) => res.writeHead(403, `Forbidden for ${HOSTILE_KEY}`).end()],
-    ["JSON-escaped problem detail", (res) => res.writeHead(401, { "content-type": "application/problem+json" }).end(`{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","detail":"bad key ${escaped}"}`)],
-    ["URL-encoded echo of the request", (res) => res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ detail: `GET /x?api_key=${encodeURIComponent(HOSTILE_KEY)}` }))],
-    ["headers and request ID", (res) => res.writeHead(404, { "x-request-id": `req_${escaped}`, "x-echo": encodeURIComponent(HOSTILE_KEY), "x-api-key": HOSTILE_KEY }).end()],
+    [
+      "JSON-escaped problem detail",
+      (res) =>
+        res
+          .writeHead(401, { "content-type": "application/problem+json" })
+          .end(`{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","detail":"bad key ${escaped}"}`),
+    ],
+    [
+      "URL-encoded echo of the request",
+      (res) =>
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ detail: `GET /x?api_key=${encodeURIComponent(HOSTILE_KEY)}` })),
+    ],
+    [
+      "headers and request ID",
+      (res) => res.writeHead(404, { "x-request-id": `req_${escaped}`, "x-echo": encodeURIComponent(HOSTILE_KEY), "x-api-key": HOSTILE_KEY }).end(),
+    ],
     ["a 503 with the key, retried", (res) => res.writeHead(503, `Down ${HOSTILE_KEY}`, { "retry-after": "0" }).end(`{"detail":"${escaped}"}`)],
-    ["a 2xx body missing a field, the key in an extra one (strict)", (res) => res.writeHead(200, { "content-type": "application/json" }).end(`{"pageId":"p","echo":"${escaped}","raw":"${HOSTILE_KEY.replaceAll("/", "\\/")}"}`)],
+    [
+      "a 2xx body missing a field, the key in an extra one (strict)",
+      (res) =>
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(`{"pageId":"p","echo":"${escaped}","raw":"${HOSTILE_KEY.replaceAll("/", "\\/")}"}`),
+    ],
   ]);
 
   beforeAll(async () => {
@@ -229,7 +279,8 @@ describe("a hostile server echoing the key in every form leaks it nowhere (issue
   afterAll(() => new Promise<void>((resolve) => hostile.close(() => resolve())));
 
   const observedHostile = (options: ClientOptions = {}): ClientOptions => {
-    const log = (level: string) => (message: string, data?: object) => void lines.push(`${level} ${format("%s %O", message, data)} ${JSON.stringify(data)}`);
+    const log = (level: string) => (message: string, data?: object) =>
+      void lines.push(`${level} ${format("%s %O", message, data)} ${JSON.stringify(data)}`);
     return {
       apiKey: HOSTILE_KEY,
       baseUrl: hostileUrl,
@@ -246,7 +297,10 @@ describe("a hostile server echoing the key in every form leaks it nowhere (issue
   it.each([...replies.keys()])("%s: no serialisation of the error holds the key in any form", async (name) => {
     const error = await createClient(observedHostile())
       .getPage({ pageGroupId: "g", pageId: name })
-      .then(() => expect.unreachable("the call should fail"), (caught: unknown) => caught);
+      .then(
+        () => expect.unreachable("the call should fail"),
+        (caught: unknown) => caught,
+      );
     expect(ProspectKitError.is(error)).toBe(true);
     for (const text of texts(error)) for (const form of forms) expect(text).not.toContain(form);
   });
@@ -254,7 +308,9 @@ describe("a hostile server echoing the key in every form leaks it nowhere (issue
   it("warn mode: the onValidationIssue event and, without a callback, the logger.warn line hold no form of the key", async () => {
     const issues: string[] = [];
     const name = "a 2xx body missing a field, the key in an extra one (strict)";
-    await createClient(observedHostile({ validateResponses: "warn", onValidationIssue: (event) => void issues.push(deep(event), JSON.stringify(event)) })).getPage({ pageGroupId: "g", pageId: name });
+    await createClient(
+      observedHostile({ validateResponses: "warn", onValidationIssue: (event) => void issues.push(deep(event), JSON.stringify(event)) }),
+    ).getPage({ pageGroupId: "g", pageId: name });
     await createClient(observedHostile({ validateResponses: "warn" })).getPage({ pageGroupId: "g", pageId: name });
     expect(issues).toHaveLength(2);
     expect(lines.some((line) => line.startsWith("warn prospectkit: unexpected getPage response"))).toBe(true);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CONTROL_ROUTES } from "../../mock/control/routes.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { createClient, ProspectKitError } from "../../src/index.js";
-import { API_KEYS, secretsOf, seedTenants, type TenantData, TENANTS } from "./support/tenants.js";
+import { API_KEYS, secretsOf, seedTenants, TENANTS, type TenantData } from "./support/tenants.js";
 
 /** IDs nobody holds: what "a missing resource" is named with. */
 const MISSING: TenantData = {
@@ -133,7 +133,9 @@ const DIRECTIONS = [
 ] as const;
 
 describe("every operation: the other tenant's resource is answered exactly like a missing one", () => {
-  const cases = OPERATION_ROWS.flatMap((row) => DIRECTIONS.map(([direction, caller, other]) => ({ label: `${direction}: ${row.name}`, row, caller, other })));
+  const cases = OPERATION_ROWS.flatMap((row) =>
+    DIRECTIONS.map(([direction, caller, other]) => ({ label: `${direction}: ${row.name}`, row, caller, other })),
+  );
 
   it.each(cases)("$label", async ({ row, caller, other }) => {
     const before = tenantView(other);
@@ -177,42 +179,93 @@ interface ControlRow {
 const CONTROL_ROWS: readonly ControlRow[] = [
   { operationId: "resetMock", request: () => ({ method: "POST", path: "/__mock/reset" }), expect: { like: "mock-wide" } },
   // An ID is per tenant: the other tenant's is as free as an unused one, and the record is the caller's.
-  { operationId: "createPageGroup", request: (_, t) => ({ method: "POST", path: "/__mock/page_groups", json: { id: t.group } }), expect: { like: "missing", status: 201 } },
+  {
+    operationId: "createPageGroup",
+    request: (_, t) => ({ method: "POST", path: "/__mock/page_groups", json: { id: t.group } }),
+    expect: { like: "missing", status: 201 },
+  },
   // A reference in a body: refused with a field error (`/pageGroupId` not_found), like a missing one.
-  { operationId: "createPage", request: (_, t) => ({ method: "POST", path: "/__mock/pages", json: { pageGroupId: t.group } }), expect: { like: "missing", status: 400 } },
-  { operationId: "createPageVersion", request: (_, t) => ({ method: "POST", path: "/__mock/page_versions", json: { pageId: t.page } }), expect: { like: "missing", status: 400 } },
+  {
+    operationId: "createPage",
+    request: (_, t) => ({ method: "POST", path: "/__mock/pages", json: { pageGroupId: t.group } }),
+    expect: { like: "missing", status: 400 },
+  },
+  {
+    operationId: "createPageVersion",
+    request: (_, t) => ({ method: "POST", path: "/__mock/page_versions", json: { pageId: t.page } }),
+    expect: { like: "missing", status: 400 },
+  },
   {
     operationId: "processPageVersion",
     request: (_, t) => ({ method: "POST", path: `/__mock/page_versions/${t.openVersion}/process`, json: { computedName: "Taken over" } }),
     expect: { like: "missing", status: 404 },
   },
-  { operationId: "publishPageVersion", request: (_, t) => ({ method: "POST", path: `/__mock/page_versions/${t.openVersion}/publish` }), expect: { like: "missing", status: 404 } },
+  {
+    operationId: "publishPageVersion",
+    request: (_, t) => ({ method: "POST", path: `/__mock/page_versions/${t.openVersion}/publish` }),
+    expect: { like: "missing", status: 404 },
+  },
   {
     operationId: "createWebhookSubscription",
     request: (_, t) => ({ method: "POST", path: "/__mock/webhook_subscriptions", json: { id: t.subscription, url: "https://hooks.example.com/x" } }),
     expect: { like: "missing", status: 201 },
   },
   { operationId: "listProspects", request: () => ({ method: "GET", path: "/__mock/prospects" }), expect: { like: "listing" } },
-  { operationId: "listProspectLogs", request: (_, t) => ({ method: "GET", path: `/__mock/prospect_logs?prospectId=${t.prospectId}` }), expect: { like: "missing", status: 200 } },
+  {
+    operationId: "listProspectLogs",
+    request: (_, t) => ({ method: "GET", path: `/__mock/prospect_logs?prospectId=${t.prospectId}` }),
+    expect: { like: "missing", status: 200 },
+  },
   { operationId: "listRecordedRequests", request: () => ({ method: "GET", path: "/__mock/requests" }), expect: { like: "listing" } },
   { operationId: "getTenantState", request: () => ({ method: "GET", path: "/__mock/state" }), expect: { like: "listing" } },
-  { operationId: "getWebhookSubscriptionSecret", request: (_, t) => ({ method: "GET", path: `/__mock/webhook_subscriptions/${t.subscription}/secret` }), expect: { like: "missing", status: 404 } },
+  {
+    operationId: "getWebhookSubscriptionSecret",
+    request: (_, t) => ({ method: "GET", path: `/__mock/webhook_subscriptions/${t.subscription}/secret` }),
+    expect: { like: "missing", status: 404 },
+  },
   { operationId: "listWebhookEvents", request: () => ({ method: "GET", path: "/__mock/webhook_events" }), expect: { like: "own", status: 200 } },
-  { operationId: "emitFormEvent", request: () => ({ method: "POST", path: "/__mock/webhook_events", json: { kind: "form.submitted", data: { x: 1 } } }), expect: { like: "own", status: 201 } },
+  {
+    operationId: "emitFormEvent",
+    request: () => ({ method: "POST", path: "/__mock/webhook_events", json: { kind: "form.submitted", data: { x: 1 } } }),
+    expect: { like: "own", status: 201 },
+  },
   {
     operationId: "redeliverWebhookEvent",
-    request: (_, t) => ({ method: "POST", path: `/__mock/webhook_events/${server.api.webhooks.events().find((e) => e.tenantId === t.tenantId)?.event.id ?? "event_none"}/redeliver` }),
+    request: (_, t) => ({
+      method: "POST",
+      path: `/__mock/webhook_events/${server.api.webhooks.events().find((e) => e.tenantId === t.tenantId)?.event.id ?? "event_none"}/redeliver`,
+    }),
     // 404 like an unknown event (the answer echoes the ID, so it is compared in test/server/webhook-control.test.ts instead).
     expect: { like: "own", status: 404 },
   },
-  { operationId: "listWebhookDeliveries", request: () => ({ method: "GET", path: "/__mock/webhook_deliveries" }), expect: { like: "own", status: 200 } },
-  { operationId: "runWebhookDeliveries", request: () => ({ method: "POST", path: "/__mock/webhook_deliveries/run" }), expect: { like: "own", status: 200 } },
-  { operationId: "rotateWebhookSecret", request: (_, t) => ({ method: "POST", path: `/__mock/webhook_subscriptions/${t.subscription}/secret/rotate` }), expect: { like: "missing", status: 404 } },
+  {
+    operationId: "listWebhookDeliveries",
+    request: () => ({ method: "GET", path: "/__mock/webhook_deliveries" }),
+    expect: { like: "own", status: 200 },
+  },
+  {
+    operationId: "runWebhookDeliveries",
+    request: () => ({ method: "POST", path: "/__mock/webhook_deliveries/run" }),
+    expect: { like: "own", status: 200 },
+  },
+  {
+    operationId: "rotateWebhookSecret",
+    request: (_, t) => ({ method: "POST", path: `/__mock/webhook_subscriptions/${t.subscription}/secret/rotate` }),
+    expect: { like: "missing", status: 404 },
+  },
   // The inbox takes no key: it stores only for a tenant whose subscription points at it, and none points here.
-  { operationId: "receiveWebhook", request: (_, t) => ({ method: "POST", path: `/__mock/inbox/${t.tenantId}`, json: {} }), expect: { like: "missing", status: 404 } },
+  {
+    operationId: "receiveWebhook",
+    request: (_, t) => ({ method: "POST", path: `/__mock/inbox/${t.tenantId}`, json: {} }),
+    expect: { like: "missing", status: 404 },
+  },
   { operationId: "listInbox", request: (_, t) => ({ method: "GET", path: `/__mock/inbox/${t.tenantId}` }), expect: { like: "own", status: 200 } },
   { operationId: "listFaults", request: () => ({ method: "GET", path: "/__mock/faults" }), expect: { like: "mock-wide" } },
-  { operationId: "injectFault", request: () => ({ method: "POST", path: "/__mock/faults", json: { kind: "latency", ms: 1, times: 1 } }), expect: { like: "mock-wide" } },
+  {
+    operationId: "injectFault",
+    request: () => ({ method: "POST", path: "/__mock/faults", json: { kind: "latency", ms: 1, times: 1 } }),
+    expect: { like: "mock-wide" },
+  },
   { operationId: "clearFaults", request: () => ({ method: "DELETE", path: "/__mock/faults" }), expect: { like: "mock-wide" } },
 ];
 
@@ -228,7 +281,9 @@ async function send(caller: TenantData, sent: Sent): Promise<{ status: number; t
 
 /** The answer without what legitimately differs between two calls: request IDs, times, secrets. */
 function comparable(text: string, target: TenantData): unknown {
-  return JSON.parse(normalise(text, target), (key, value: unknown) => (["requestId", "createdAt", "updatedAt", "secret"].includes(key) ? "…" : value));
+  return JSON.parse(normalise(text, target), (key, value: unknown) =>
+    ["requestId", "createdAt", "updatedAt", "secret"].includes(key) ? "…" : value,
+  );
 }
 
 /** Makes a tenant busy (API requests and a log of its own), so that a listing has something to show or leak. */

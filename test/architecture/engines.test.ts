@@ -11,7 +11,11 @@ const ROOT = join(import.meta.dirname, "..", "..");
 
 describe("engines", () => {
   it("every installed package supports the Node it runs on", () => {
-    const out = execFileSync(process.execPath, [join(ROOT, "scripts", "check-engines.mjs")], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const out = execFileSync(process.execPath, [join(ROOT, "scripts", "check-engines.mjs")], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     expect(out).toMatch(/^check-engines: \d+ packages fit the Node they run on/);
   });
 });

@@ -15,9 +15,25 @@ describe("the import graph of src/ and mock/", () => {
   it("reads every file and finds the imports (the analyser works)", () => {
     expect(graph.size).toBeGreaterThan(50);
     expect(graph.get(join("mock", "index.ts"))).toContain(join("mock", "core.ts"));
-    expect(cyclesOf(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]))).toEqual([["a", "b", "c"]]);
+    expect(
+      cyclesOf(
+        new Map([
+          ["a", ["b"]],
+          ["b", ["c"]],
+          ["c", ["a"]],
+          ["d", ["a"]],
+        ]),
+      ),
+    ).toEqual([["a", "b", "c"]]);
     expect(cyclesOf(new Map([["a", ["a"]]]))).toEqual([["a"]]);
-    expect(cyclesOf(new Map([["a", ["b"]], ["b", []]]))).toEqual([]);
+    expect(
+      cyclesOf(
+        new Map([
+          ["a", ["b"]],
+          ["b", []],
+        ]),
+      ),
+    ).toEqual([]);
     expect([layerOf("mock/server/cli/run.ts"), layerOf("mock/faults.ts")]).toEqual(["mock/server", "mock/faults.ts"]);
   });
 

@@ -7,10 +7,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createMockApi, OPERATIONS as MOCK_OPERATIONS } from "../../mock/index.js";
 import { FaultOperation } from "../../mock/control/schemas.js";
-import { matchRoute } from "../../mock/http/router.js";
 import { allowList } from "../../mock/http/method.js";
+import { matchRoute } from "../../mock/http/router.js";
+import { createMockApi, OPERATIONS as MOCK_OPERATIONS } from "../../mock/index.js";
 import { createOpenApiDocument } from "../../mock/openapi/document.js";
 import { banner } from "../../mock/server/cli/output.js";
 import * as sdk from "../../src/index.js";

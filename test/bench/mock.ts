@@ -98,7 +98,8 @@ async function fetchRate(dir: string): Promise<number> {
 /** A mock holding `logs` stored logs, each with its own prospect, seeded through the state API (the same code as the HTTP path). */
 function mockWith(mock: Mock, logs: number) {
   const api = mock.createMockApi({ apiKeys: [KEY], seed: 1, now: () => Date.parse("2024-02-29T12:00:00.000Z") });
-  for (let i = 0; i < logs; i++) api.state.prospectLogs.create({ source: "seed", payload: { i }, email: `p${i}@example.com`, idempotencyKey: `seed-${i}` });
+  for (let i = 0; i < logs; i++)
+    api.state.prospectLogs.create({ source: "seed", payload: { i }, email: `p${i}@example.com`, idempotencyKey: `seed-${i}` });
   return api;
 }
 
@@ -153,7 +154,15 @@ const benchmark: Benchmark = {
     try {
       await perCall(() => directClient.createProspectLog(BODY), 1000);
       await perCall(() => mswClient.createProspectLog(BODY), 300);
-      const { a: viaFetch, b: viaMsw, ratio } = await paired(() => directClient.createProspectLog(BODY), () => mswClient.createProspectLog(BODY), 60);
+      const {
+        a: viaFetch,
+        b: viaMsw,
+        ratio,
+      } = await paired(
+        () => directClient.createProspectLog(BODY),
+        () => mswClient.createProspectLog(BODY),
+        60,
+      );
       const rps = (us: number) => `${Math.round(1e6 / us).toLocaleString("en")} req/s`;
       rows.push(info("(a) SDK createProspectLog via api.fetch", `${rps(viaFetch)} (${viaFetch.toFixed(0)} µs/call)`));
       rows.push(info("(b) SDK createProspectLog via MSW setupServer, msw 3", `${rps(viaMsw)} (${viaMsw.toFixed(0)} µs/call)`));
@@ -164,7 +173,13 @@ const benchmark: Benchmark = {
       for (let i = 0; i < n; i++) await mswClient.createProspectLog(BODY);
       const perRequest = (heapUsed() - before) / n;
       const stored = intercepted.state.prospectLogs.list().length;
-      rows.push(info("(b) heap retained per request through msw 3 setupServer (mock state included)", `${(perRequest / 1024).toFixed(1)} kB`, `${stored} logs stored`));
+      rows.push(
+        info(
+          "(b) heap retained per request through msw 3 setupServer (mock state included)",
+          `${(perRequest / 1024).toFixed(1)} kB`,
+          `${stored} logs stored`,
+        ),
+      );
     } finally {
       server.close();
     }
@@ -178,11 +193,22 @@ const benchmark: Benchmark = {
     const manyClient = sdk.createClient({ apiKey: KEY, baseUrl: many.baseUrl, fetch: many.fetch });
     await perCall(() => fewClient.createProspectLog(BODY), 500);
     await perCall(() => manyClient.createProspectLog(BODY), 500);
-    const scaling = await paired(() => fewClient.createProspectLog(BODY), () => manyClient.createProspectLog(BODY), 200);
-    rows.push(atMost("(c) µs/request with 1,000,000 vs 1,000 stored logs", `${scaling.b.toFixed(1)} µs`, `${scaling.a.toFixed(1)} µs`, scaling.ratio, 1.2));
+    const scaling = await paired(
+      () => fewClient.createProspectLog(BODY),
+      () => manyClient.createProspectLog(BODY),
+      200,
+    );
+    rows.push(
+      atMost("(c) µs/request with 1,000,000 vs 1,000 stored logs", `${scaling.b.toFixed(1)} µs`, `${scaling.a.toFixed(1)} µs`, scaling.ratio, 1.2),
+    );
     const perStored = (bytes: number) => bytes / STORED;
     const what = "each with its own prospect (an email) and idempotency record, payload {i}";
-    rows.push(info(`(d) heap per stored log, over ${STORED.toLocaleString("en")} (${what})${gc ? "" : " [no --expose-gc]"}`, `${perStored(full.heapUsed - empty.heapUsed).toFixed(0)} B`));
+    rows.push(
+      info(
+        `(d) heap per stored log, over ${STORED.toLocaleString("en")} (${what})${gc ? "" : " [no --expose-gc]"}`,
+        `${perStored(full.heapUsed - empty.heapUsed).toFixed(0)} B`,
+      ),
+    );
     rows.push(
       atMost(
         `(d) resident memory (RSS) per stored log, over ${STORED.toLocaleString("en")} (${what})`,

@@ -125,10 +125,26 @@ const benchmark: Benchmark = {
       const [rawMedian, sdkMedian, timeoutMedian] = times.map(median) as [number, number, number];
       const cpu = await inMemory(sdk);
       return [
-        atMost("createProspectLog via SDK vs raw fetch + JSON.parse, µs/call (median of blocks)", `${sdkMedian.toFixed(1)} µs`, `${rawMedian.toFixed(1)} µs`, sdkMedian / rawMedian, 1.1),
+        atMost(
+          "createProspectLog via SDK vs raw fetch + JSON.parse, µs/call (median of blocks)",
+          `${sdkMedian.toFixed(1)} µs`,
+          `${rawMedian.toFixed(1)} µs`,
+          sdkMedian / rawMedian,
+          1.1,
+        ),
         info("SDK overhead per call (difference of the medians)", `${(sdkMedian - rawMedian).toFixed(1)} µs`, `${PAIRS} rounds × ${BLOCK} calls`),
-        info("raw fetch with an AbortSignal.timeout, µs/call (what any timeout costs in undici)", `${timeoutMedian.toFixed(1)} µs`, `${rawMedian.toFixed(1)} µs`, timeoutMedian / rawMedian),
-        info("the same without a network: an injected fetch answering from memory, µs/call", `${cpu.sdk.toFixed(2)} µs`, `${cpu.raw.toFixed(2)} µs`, cpu.sdk / cpu.raw),
+        info(
+          "raw fetch with an AbortSignal.timeout, µs/call (what any timeout costs in undici)",
+          `${timeoutMedian.toFixed(1)} µs`,
+          `${rawMedian.toFixed(1)} µs`,
+          timeoutMedian / rawMedian,
+        ),
+        info(
+          "the same without a network: an injected fetch answering from memory, µs/call",
+          `${cpu.sdk.toFixed(2)} µs`,
+          `${cpu.raw.toFixed(2)} µs`,
+          cpu.sdk / cpu.raw,
+        ),
       ];
     } finally {
       await server.close();

@@ -93,6 +93,7 @@ const LOADS = {
   postNew: { method: "POST", headers: JSON_HEADERS, body: post("new@example.com"), nextBody: () => post(`new-${newProspects++}@example.com`) },
   patch: { method: "PATCH", headers: JSON_HEADERS, body: JSON.stringify({ active: true, url: "https://example.com/hooks/bench" }) },
 } satisfies Record<string, Load>;
+
 export { LOADS };
 /** The GET page load (the webhooks benchmark reuses it). */
 export const GET: Load = LOADS.get;
@@ -111,7 +112,8 @@ export function loadOptions(url: string, options: Load, connections: number, sec
 
 async function load(url: string, options: Load, seconds = SECONDS): Promise<{ rps: number; p99: number }> {
   const result = await autocannon(loadOptions(url, options, CONNECTIONS, seconds));
-  if (result.non2xx > 0 || result.errors > 0) throw new TypeError(`${options.method} ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new TypeError(`${options.method} ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
@@ -167,7 +169,13 @@ const benchmark: Benchmark = {
       const worstP99 = [postNew, postExisting, get, patch].reduce((worst, row) => (p99Ratio(row) > p99Ratio(worst) ? row : worst));
       return [
         atLeast("POST /v0/prospect_logs, a new prospect each time, vs bare node:http", rps(postNew.server), rps(postNew.bare), postNew.ratio, 0.5),
-        atLeast("POST /v0/prospect_logs, an existing prospect, vs bare node:http", rps(postExisting.server), rps(postExisting.bare), postExisting.ratio, 0.5),
+        atLeast(
+          "POST /v0/prospect_logs, an existing prospect, vs bare node:http",
+          rps(postExisting.server),
+          rps(postExisting.bare),
+          postExisting.ratio,
+          0.5,
+        ),
         atLeast("GET page vs bare node:http", rps(get.server), rps(get.bare), get.ratio, 0.7),
         atLeast("PATCH webhook subscription vs bare node:http", rps(patch.server), rps(patch.bare), patch.ratio, 0.6),
         atMost(

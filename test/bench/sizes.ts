@@ -42,7 +42,11 @@ const kB = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
 /** The checks of `.size-limit.json` as size-limit measures them. */
 function sizeLimit(): { name: string; size: number; sizeLimit: number }[] {
   const bin = new URL("node_modules/size-limit/bin.js", `file://${ROOT}`).pathname; // not in its exports
-  return JSON.parse(execFileSync(process.execPath, [bin, "--json"], { cwd: ROOT, encoding: "utf8" })) as { name: string; size: number; sizeLimit: number }[];
+  return JSON.parse(execFileSync(process.execPath, [bin, "--json"], { cwd: ROOT, encoding: "utf8" })) as {
+    name: string;
+    size: number;
+    sizeLimit: number;
+  }[];
 }
 
 /** The entries an app imports, as it would write them. */
@@ -64,7 +68,8 @@ const benchmark: Benchmark = {
     for (const check of sizeLimit()) {
       rows.push(info(`size-limit (rolldown): ${check.name}`, kB(check.size), `limit ${kB(check.sizeLimit)}`));
       const budget = BUDGETS.find(([prefix]) => check.name.startsWith(prefix))?.[1];
-      if (budget) rows.push(atMost(`${check.name.split(":")[0]} within the issue-14 budget (size-limit)`, kB(check.size), kB(budget), check.size / budget, 1));
+      if (budget)
+        rows.push(atMost(`${check.name.split(":")[0]} within the issue-14 budget (size-limit)`, kB(check.size), kB(budget), check.size / budget, 1));
     }
     return rows;
   },

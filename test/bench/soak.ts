@@ -48,7 +48,10 @@ const benchmark: Benchmark = {
             headers,
             setupRequest: (req: Record<string, unknown>) => {
               const n = sent++ % KEYS;
-              return { ...req, body: JSON.stringify({ source: "soak", payload: { n }, email: `soak-${n}@example.com`, idempotencyKey: `soak-${n}` }) };
+              return {
+                ...req,
+                body: JSON.stringify({ source: "soak", payload: { n }, email: `soak-${n}@example.com`, idempotencyKey: `soak-${n}` }),
+              };
             },
           },
         ],

@@ -28,7 +28,8 @@ function coldLoadMs(loader: Loader, specifier: string): number {
 
 /** Milliseconds one fresh process spends importing `prospectkit` after `zod/mini` is loaded: the SDK's own code. */
 function ownCodeMs(): number {
-  const code = 'await import("zod/mini"); const t = performance.now(); await import("prospectkit"); process.stdout.write(String(performance.now() - t));';
+  const code =
+    'await import("zod/mini"); const t = performance.now(); await import("prospectkit"); process.stdout.write(String(performance.now() - t));';
   return Number(execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" }));
 }
 
@@ -59,15 +60,30 @@ const benchmark: Benchmark = {
     const cjs = compare("require", "prospectkit", "zod/mini");
     const own = median(Array.from({ length: SPAWNS }, ownCodeMs));
     const rows: BenchRow[] = [
-      info(`cold import("prospectkit") vs import("zod/mini") alone, fresh process (median of ${SPAWNS})`, ms(esm.sdk), ms(esm.baseline), esm.sdk / esm.baseline),
+      info(
+        `cold import("prospectkit") vs import("zod/mini") alone, fresh process (median of ${SPAWNS})`,
+        ms(esm.sdk),
+        ms(esm.baseline),
+        esm.sdk / esm.baseline,
+      ),
       info(`the SDK's own code: import("prospectkit") once zod/mini is loaded, fresh process (median of ${SPAWNS})`, ms(own), ""),
-      info(`cold require("prospectkit") vs require("zod/mini") alone, fresh process (median of ${SPAWNS})`, ms(cjs.sdk), ms(cjs.baseline), cjs.sdk / cjs.baseline),
+      info(
+        `cold require("prospectkit") vs require("zod/mini") alone, fresh process (median of ${SPAWNS})`,
+        ms(cjs.sdk),
+        ms(cjs.baseline),
+        cjs.sdk / cjs.baseline,
+      ),
     ];
     // ofetch is the SDK's transport (its neutral build, bundled); its own Node entry is the baseline here.
     const ofetch = "ofetch" in dependencies ? compare("import", "prospectkit", "ofetch") : undefined;
     rows.push(
       ofetch
-        ? info(`cold import("prospectkit") vs import("ofetch") alone, fresh process (median of ${SPAWNS})`, ms(ofetch.sdk), ms(ofetch.baseline), ofetch.sdk / ofetch.baseline)
+        ? info(
+            `cold import("prospectkit") vs import("ofetch") alone, fresh process (median of ${SPAWNS})`,
+            ms(ofetch.sdk),
+            ms(ofetch.baseline),
+            ofetch.sdk / ofetch.baseline,
+          )
         : info('import("ofetch") alone', "not measured", "no dependency: the SDK uses the runtime's fetch"),
     );
     return rows;

@@ -14,10 +14,18 @@ const PENDING = 1_000;
 /** Points a subscription at `url` and emits PENDING form events through the control API. */
 async function fill(server: string, url: string): Promise<void> {
   const headers = { "x-api-key": KEY, "content-type": "application/json" };
-  const created = await fetch(`${server}/__mock/webhook_subscriptions`, { method: "POST", headers, body: JSON.stringify({ url, events: ["form.submitted"] }) });
+  const created = await fetch(`${server}/__mock/webhook_subscriptions`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ url, events: ["form.submitted"] }),
+  });
   if (created.status !== 201) throw new TypeError(`subscription: ${created.status}`);
   for (let i = 0; i < PENDING; i++) {
-    const emitted = await fetch(`${server}/__mock/webhook_events`, { method: "POST", headers, body: JSON.stringify({ kind: "form.submitted", data: { i } }) });
+    const emitted = await fetch(`${server}/__mock/webhook_events`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ kind: "form.submitted", data: { i } }),
+    });
     if (emitted.status !== 201) throw new TypeError(`event: ${emitted.status}`);
   }
 }

@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROSPECT_ID_PATTERN, PROSPECT_LOG_ID_PATTERN } from "../../src/index.js";
 import { CHROMIUM_ARGS } from "../runtimes/chromium.ts";
 import { installRuntime } from "../runtimes/install.ts";
-import { buildPage, servePage, WORKER_FILE } from "./page-server.js";
 import { BASE_URL, MISSING_PAGE_ID, PAGE, SUBSCRIPTION, SUBSCRIPTION_UPDATE, T0, T1 } from "./page/scenario.js";
+import { buildPage, servePage, WORKER_FILE } from "./page-server.js";
 
 /** What the page showed: each result row's key and text, the final status and problems seen. */
 interface PageOutcome {

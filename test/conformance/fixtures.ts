@@ -80,7 +80,11 @@ export function seedFixtures(state: MockState): void {
   state.pages.create({ id: A.oddPage, pageGroupId: A.oddGroup, customName: "Odd" });
 
   state.webhookSubscriptions.create({ id: SUBSCRIPTIONS.all, url: "https://hooks.example.com/all" });
-  state.webhookSubscriptions.create({ id: SUBSCRIPTIONS.list, url: "https://hooks.example.com/list", events: ["form.submitted", "page.version.published"] });
+  state.webhookSubscriptions.create({
+    id: SUBSCRIPTIONS.list,
+    url: "https://hooks.example.com/list",
+    events: ["form.submitted", "page.version.published"],
+  });
   state.webhookSubscriptions.create({ id: SUBSCRIPTIONS.inactive, url: "http://hooks.example.com/off", events: ["form.enriched"], active: false });
 
   state.prospects.create(KNOWN);

@@ -43,6 +43,12 @@ export function mswTarget(setupServer: SetupServer, createMockApi: (options: Moc
     const api = createMockApi(options);
     const server = setupServer(...api.handlers);
     server.listen({ onUnhandledRequest: "error", onUnhandledFrame: "error" });
-    return { api, send: (request) => fetch(request).catch(asNetworkError), answersOutsideV0: false, onlyNodeMethods: true, close: () => server.close() };
+    return {
+      api,
+      send: (request) => fetch(request).catch(asNetworkError),
+      answersOutsideV0: false,
+      onlyNodeMethods: true,
+      close: () => server.close(),
+    };
   };
 }

@@ -51,7 +51,10 @@ describe("the conformance suite through msw 2's setupServer, in a throw-away ins
   it("loads prospectkit/mock through require (CommonJS) too, with msw 2's handlers", () => {
     const script = `const { handlers } = require("prospectkit/mock").createMockApi(); const msw = require("msw");
       console.log(JSON.stringify([require("msw/package.json").version, handlers.length > 0 && handlers.every((h) => h instanceof msw.HttpHandler)]));`;
-    const [version, fromThatMsw] = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: project, encoding: "utf8" })) as [string, boolean];
+    const [version, fromThatMsw] = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: project, encoding: "utf8" })) as [
+      string,
+      boolean,
+    ];
     expect({ version: `msw@${version}`, fromThatMsw }).toEqual({ version: MSW_PINS[2], fromThatMsw: true });
   });
 

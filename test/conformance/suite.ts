@@ -12,10 +12,10 @@ import { getPageRules } from "./rules/get-page.js";
 import { idempotencyRules } from "./rules/idempotency.js";
 import { jsonLimitRules } from "./rules/json-limits.js";
 import { methodRules } from "./rules/methods.js";
-import { urlEmailRules } from "./rules/url-email.js";
 import { prospectResolutionRules } from "./rules/prospect-resolution.js";
 import { stateRules } from "./rules/state.js";
 import { updateSubscriptionRules } from "./rules/update-subscription.js";
+import { urlEmailRules } from "./rules/url-email.js";
 
 export type { Answer, ConformanceTarget, MakeTarget } from "./harness.js";
 

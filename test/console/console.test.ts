@@ -12,11 +12,11 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, InternalServerError, verifyWebhook } from "../../src/index.js";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { DEFAULT_API_KEY } from "../../mock/core.js";
 import { DEMO_IDS, demoFixtures } from "../../mock/server/demo.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { createClient, InternalServerError, verifyWebhook } from "../../src/index.js";
 import { launchChromium, seriousViolations } from "./browser.ts";
 
 const IMAGES = resolve(import.meta.dirname, "../../docs/images");
@@ -87,7 +87,12 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
 
   it("a prospect log created through the SDK appears in the live request log without a reload", async () => {
     await signIn(page);
-    await sdk().createProspectLog({ source: "crm", payload: { plan: "team", note: "Zürich café ✓" }, email: "ada@example.com", name: "Ada Lovelace" });
+    await sdk().createProspectLog({
+      source: "crm",
+      payload: { plan: "team", note: "Zürich café ✓" },
+      email: "ada@example.com",
+      name: "Ada Lovelace",
+    });
     const row = page.locator("#request-log li", { hasText: "/v0/prospect_logs" }).first();
     await row.waitFor();
     expect(await row.textContent()).toContain("201");
@@ -130,7 +135,9 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     await page.getByLabel("Computed name for version 2").fill("Pricing for every team");
     await page.getByRole("button", { name: "Process" }).click();
     await page.getByRole("button", { name: `Publish version 2 of ${name}` }).click();
-    await expect.poll(async () => (await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page })).publishedVersion.versionNumber).toBe(2);
+    await expect
+      .poll(async () => (await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page })).publishedVersion.versionNumber)
+      .toBe(2);
     await page.getByText("v2 published").waitFor();
     await expectAccessible(page);
   });
@@ -170,7 +177,9 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     expect(await url.getAttribute("aria-invalid")).toBe("true");
     await url.fill("https://example.com/hooks/new");
     await page.getByRole("button", { name: "Save" }).first().click();
-    await expect.poll(async () => (await server.api.state.webhookSubscriptions.get(DEMO_IDS.subscription))?.url).toBe("https://example.com/hooks/new");
+    await expect
+      .poll(async () => (await server.api.state.webhookSubscriptions.get(DEMO_IDS.subscription))?.url)
+      .toBe("https://example.com/hooks/new");
     await page.getByRole("button", { name: `Show signing secret of ${DEMO_IDS.subscription}` }).click();
     await expect.poll(() => page.locator(".secret-value").textContent()).toMatch(/^whsec_/);
     await page.getByRole("button", { name: "Hide" }).click();
@@ -187,7 +196,9 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     await page.locator("#armed-faults li", { hasText: "answer 503" }).waitFor();
     await screenshot("console-scenarios");
     await expectAccessible(page);
-    const failure = await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page }).catch((error: unknown) => error);
+    const failure = await sdk()
+      .getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(InternalServerError);
     expect((failure as InternalServerError).status).toBe(503);
     await expect.poll(() => page.locator("#armed-faults li").count()).toBe(0);
@@ -234,11 +245,14 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     const rows = page.locator("#request-log li", { hasText: "/v0/prospect_logs" });
     await expect.poll(() => rows.count()).toBe(3);
     for (const index of [0, 1, 2]) await rows.nth(index).locator("summary").click();
-    await page.getByRole("button", { name: /Show all \(\d+ kB\)/ }).first().waitFor();
+    await page
+      .getByRole("button", { name: /Show all \(\d+ kB\)/ })
+      .first()
+      .waitFor();
     await expect.poll(() => rows.nth(1).textContent()).toContain("</script><script>alert(1)</script>");
     await openTab("State");
     await page.locator("summary", { hasText: "Zoë 👩🏽‍💻 O'Brien" }).click();
-    await page.getByText("\"bottom\": \"🌊\"").waitFor();
+    await page.getByText('"bottom": "🌊"').waitFor();
     await openTab("Requests");
   });
 

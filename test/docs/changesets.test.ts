@@ -44,7 +44,11 @@ describe("changesets", () => {
     expect(changelog).toMatch(new RegExp(`^# prospectkit\\n\\n## ${version.replaceAll(".", "\\.")}\\n`));
     // Every line of every changeset appears (the generator only indents them under their bullet).
     for (const name of changesets) {
-      for (const line of parse(name).text.split("\n").map((text) => text.trim()).filter(Boolean)) expect(changelog, name).toContain(line);
+      for (const line of parse(name)
+        .text.split("\n")
+        .map((text) => text.trim())
+        .filter(Boolean))
+        expect(changelog, name).toContain(line);
     }
     expect(readdirSync(join(dir, ".changeset")).filter((name) => changesets.includes(name))).toEqual([]);
   });

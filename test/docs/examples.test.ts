@@ -31,14 +31,17 @@ const API_KEY = "mock_api_key";
 /** A webhook signing secret for the webhook examples (`whsec_` and base64). */
 const WEBHOOK_SECRET = `whsec_${Buffer.from("prospectkit docs examples secret").toString("base64")}`;
 
-
 const blocks = allCodeBlocks();
 const typescript = blocks.filter((block) => ["ts", "typescript"].includes(block.language));
 const vitestFiles = typescript.filter((block) => block.vitest && block.noRun === undefined);
 const runnable = (language: string) => blocks.filter((block) => block.language === language && block.noRun === undefined);
 /** A shell block is run when every command in it is a curl call (or sets a variable for one): never npm, npx or anything else. */
 const isCurlScript = (code: string) => {
-  const commands = code.replaceAll("\\\n", " ").split(/\n|;/).map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+  const commands = code
+    .replaceAll("\\\n", " ")
+    .split(/\n|;/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
   const single = (command: string) => !/&&|\|\||\$\(|`| \| /.test(command);
   const curlOrVariable = (command: string) => /^curl\s/.test(command) || /^[A-Za-z_]\w*=(?:'[^']*'|"[^"]*"|\S*)$/.test(command);
   return commands.length > 0 && commands.every((command) => single(command) && curlOrVariable(command));
@@ -83,12 +86,20 @@ describe("README.md and docs/*.md: every example runs as written", () => {
     expect(blocks.filter((block) => block.noRun !== undefined).length, "no-run blocks stay rare").toBeLessThanOrEqual(3);
   });
 
-  it.each(runnable("ts").concat(runnable("typescript")).filter((block) => !block.vitest).map((block) => [label(block), block] as const))("ts %s", async (_, block) => {
+  it.each(
+    runnable("ts")
+      .concat(runnable("typescript"))
+      .filter((block) => !block.vitest)
+      .map((block) => [label(block), block] as const),
+  )("ts %s", async (_, block) => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     const file = join(scratch, `${block.file.replace(/\W/g, "_")}_${block.line}.ts`);
     writeFileSync(file, withSources(block.code.replaceAll(DOCUMENTED_URL, server.url)));
     await import(file);
-    checkPrints(block, log.mock.calls.map((args) => format(...args)));
+    checkPrints(
+      block,
+      log.mock.calls.map((args) => format(...args)),
+    );
   });
 
   it("the README SDK quick start, saved as quick-start.ts, runs unchanged under Node with the built package", async () => {
@@ -102,20 +113,26 @@ describe("README.md and docs/*.md: every example runs as written", () => {
     checkPrints(quickStart!, stdout.split("\n").slice(0, -1));
   });
 
-  it.each(vitestFiles.map((block) => [label(block), block] as const))("vitest %s", async (_, block) => {
-    const dir = join(ROOT, "test/docs/.run");
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `${block.file.replace(/\W/g, "_")}_${block.line}.example.ts`);
-    writeFileSync(file, withSources(block.code));
-    const args = [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", join(ROOT, "test/docs/examples.vitest.config.ts"), file];
-    const { stdout: output } = await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: "true", NO_COLOR: "1" } }).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new TypeError(`${label(block)} failed under Vitest:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
-    });
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal colour codes (ESC [ ... m) of Vitest's output
-    const stdout = output.replace(/\x1b\[[0-9;]*m/g, "");
-    expect(stdout).toMatch(/Tests\s+\d+ passed/);
-    expect(stdout).not.toMatch(/failed|skipped/);
-  }, 60_000);
+  it.each(vitestFiles.map((block) => [label(block), block] as const))(
+    "vitest %s",
+    async (_, block) => {
+      const dir = join(ROOT, "test/docs/.run");
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `${block.file.replace(/\W/g, "_")}_${block.line}.example.ts`);
+      writeFileSync(file, withSources(block.code));
+      const args = [join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", join(ROOT, "test/docs/examples.vitest.config.ts"), file];
+      const { stdout: output } = await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: "true", NO_COLOR: "1" } }).catch(
+        (error: { stdout?: string; stderr?: string }) => {
+          throw new TypeError(`${label(block)} failed under Vitest:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+        },
+      );
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal colour codes (ESC [ ... m) of Vitest's output
+      const stdout = output.replace(/\x1b\[[0-9;]*m/g, "");
+      expect(stdout).toMatch(/Tests\s+\d+ passed/);
+      expect(stdout).not.toMatch(/failed|skipped/);
+    },
+    60_000,
+  );
 
   it.each(runnable("python").map((block) => [label(block), block] as const))("python %s", async (_, block) => {
     const { stdout, stderr } = await run("python3", ["-c", block.code.replaceAll(DOCUMENTED_URL, server.url)]);

@@ -62,7 +62,16 @@ export function codeBlocks(file: string): CodeBlock[] {
     if (end === lines.length) throw new TypeError(`${file}:${index + 1}: unterminated code block`);
     const noRun = /\bno-run\b(?: no-check)?(?::\s*(.*))?/.exec(rest);
     if (noRun && !noRun[1]?.trim()) throw new TypeError(`${file}:${index + 1}: "no-run" needs a reason ("no-run: why")`);
-    blocks.push({ file, line: index + 1, heading, language: language.toLowerCase(), noRun: noRun?.[1]?.trim(), noCheck: /\bno-check\b/.test(rest), vitest: /^\s*vitest\b/.test(rest), code: `${body.join("\n")}\n` });
+    blocks.push({
+      file,
+      line: index + 1,
+      heading,
+      language: language.toLowerCase(),
+      noRun: noRun?.[1]?.trim(),
+      noCheck: /\bno-check\b/.test(rest),
+      vitest: /^\s*vitest\b/.test(rest),
+      code: `${body.join("\n")}\n`,
+    });
     index = end;
   }
   return blocks;
@@ -89,7 +98,15 @@ export function expectedPrints(block: CodeBlock): RegExp[] {
     .split("\n")
     .map((line) => pattern.exec(line)?.[1]?.trim())
     .filter((text): text is string => text !== undefined)
-    .map((text) => new RegExp(`^${text.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("\\S*")}$`));
+    .map(
+      (text) =>
+        new RegExp(
+          `^${text
+            .split("*")
+            .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+            .join("\\S*")}$`,
+        ),
+    );
 }
 
 /** Where each public entry point's source is. */
@@ -108,4 +125,3 @@ export function withSources(code: string): string {
     return `from ${JSON.stringify(join(ROOT, source))}`;
   });
 }
-

@@ -41,7 +41,10 @@ describe("README.md", () => {
   it("has the SDK quick start, both mock quick starts (api.fetch and MSW) and curl and Python for the server", () => {
     const blocksUnder = (heading: string) => codeBlocks("README.md").filter((block) => block.heading === heading);
     expect(blocksUnder("SDK quick start").map((block) => block.language)).toEqual(["ts"]);
-    expect(blocksUnder("Mock quick start").map((block) => block.code.includes("fetch: api.fetch") || block.code.includes("setupServer"))).toEqual([true, true]);
+    expect(blocksUnder("Mock quick start").map((block) => block.code.includes("fetch: api.fetch") || block.code.includes("setupServer"))).toEqual([
+      true,
+      true,
+    ]);
     expect(blocksUnder("Standalone quick start").map((block) => block.language)).toEqual(["sh", "python"]);
   });
 });

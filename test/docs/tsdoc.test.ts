@@ -29,7 +29,11 @@ interface Reflection {
 }
 
 const KIND = { module: 2, function: 64, class: 128 } as const;
-const summary = (comment: Comment | undefined) => (comment?.summary ?? []).map((part) => part.text).join("").trim();
+const summary = (comment: Comment | undefined) =>
+  (comment?.summary ?? [])
+    .map((part) => part.text)
+    .join("")
+    .trim();
 const tags = (comment: Comment | undefined) => new Set((comment?.blockTags ?? []).map((tag) => tag.tag));
 
 /** What is missing from one exported function or class, e.g. `["@param path", "@example"]`. */
@@ -59,7 +63,12 @@ beforeAll(async () => {
 
 describe("the API reference", () => {
   it("covers the four entry points", () => {
-    expect(modules.map((module) => module.name).sort()).toEqual(["prospectkit", "prospectkit/mock", "prospectkit/mock/core", "prospectkit/mock/server"]);
+    expect(modules.map((module) => module.name).sort()).toEqual([
+      "prospectkit",
+      "prospectkit/mock",
+      "prospectkit/mock/core",
+      "prospectkit/mock/server",
+    ]);
   });
 
   it("documents every exported function (summary, @param each, @throws, @example) and class (summary, @example)", () => {

@@ -28,7 +28,12 @@ export type Range = readonly [min: number, max: number];
 const BACKOFF = { first: [375, 500], second: [750, 1000] } as const satisfies Record<string, Range>;
 
 /** The error classes a row may end in. */
-type ErrorClass = typeof APIConnectionError | typeof APITimeoutError | typeof InternalServerError | typeof RateLimitError | typeof ResponseValidationError;
+type ErrorClass =
+  | typeof APIConnectionError
+  | typeof APITimeoutError
+  | typeof InternalServerError
+  | typeof RateLimitError
+  | typeof ResponseValidationError;
 
 /** What a row must end in. */
 export type Outcome =
@@ -55,7 +60,9 @@ export interface FaultRow {
 }
 
 const html = "<!doctype html><title>502 Bad Gateway</title><h1>Bad Gateway</h1>";
-const asHtml = (status: number) => (answer: Answer): Answer => ({ status, headers: { ...answer.headers, "content-type": "text/html" }, body: html });
+const asHtml =
+  (status: number) =>
+  (answer: Answer): Answer => ({ status, headers: { ...answer.headers, "content-type": "text/html" }, body: html });
 const created = { status: 201, replayed: false } as const;
 // A replay answers the original status and body, marked `idempotent-replayed: true` (BEHAVIOUR).
 const replayed = { status: 201, replayed: true } as const;
@@ -219,7 +226,10 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     name: "malformed JSON (the mock cuts its body in half): ResponseValidationError invalid_json, not retried",
     operation: "createProspectLog",
     arm: (rig) => rig.fault({ kind: "malformed-body", times: 1 }),
-    outcome: { error: ResponseValidationError, fields: { status: 201, issues: [{ pointer: "", code: "invalid_json", detail: "the body is not valid JSON" }] } },
+    outcome: {
+      error: ResponseValidationError,
+      fields: { status: 201, issues: [{ pointer: "", code: "invalid_json", detail: "the body is not valid JSON" }] },
+    },
     statuses: [201],
     waits: [],
     logs: 1,
@@ -292,10 +302,12 @@ export const FAULT_ROWS: readonly FaultRow[] = [
     name: "a response missing a required field (prospectLogId): ResponseValidationError naming it, not retried",
     operation: "createProspectLog",
     arm: (rig) => rig.gateway.rewrite(editJson(({ prospectLogId: _dropped, ...body }) => body)),
-    outcome: { error: ResponseValidationError, fields: { status: 201, issues: [{ pointer: "/prospectLogId", code: "required", detail: "prospectLogId is required" }] } },
+    outcome: {
+      error: ResponseValidationError,
+      fields: { status: 201, issues: [{ pointer: "/prospectLogId", code: "required", detail: "prospectLogId is required" }] },
+    },
     statuses: [201],
     waits: [],
     logs: 1,
   },
 ];
-

@@ -14,7 +14,11 @@ function listen(api: ReturnType<typeof createMockApi>, tenantId: string) {
 }
 
 const createLog = (api: ReturnType<typeof createMockApi>, key: string) =>
-  api.fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ source: "crm", payload: {} }) });
+  api.fetch(`${api.baseUrl}/v0/prospect_logs`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ source: "crm", payload: {} }),
+  });
 
 describe("api.changes", () => {
   it("a request is heard by its own tenant only, with the logged entry", async () => {

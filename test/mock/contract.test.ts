@@ -29,7 +29,11 @@ describe("the SDK against api.fetch, responses validated strictly", () => {
   it.each([
     ["no identifiers, type omitted", { source: "crm", payload: {} }, { type: "webhook", createdProspect: true }],
     ["a known prospectId", { source: "crm", payload: { a: 1 }, prospectId: KNOWN.id }, { prospectId: KNOWN.id, createdProspect: false }],
-    ["an email in another case", { source: "crm", payload: {}, email: KNOWN.email.toUpperCase(), type: "visit" }, { prospectId: KNOWN.id, type: "visit" }],
+    [
+      "an email in another case",
+      { source: "crm", payload: {}, email: KNOWN.email.toUpperCase(), type: "visit" },
+      { prospectId: KNOWN.id, type: "visit" },
+    ],
     ["another tenant's prospect ID", { source: "crm", payload: {}, prospectId: B_PROSPECT.id }, { prospectId: B_PROSPECT.id, createdProspect: true }],
   ])("createProspectLog with %s", async (_, body, expected) => {
     expect(await client.createProspectLog(body)).toMatchObject({ ...expected, createdAt: "2024-02-29T12:00:00.000Z" });
@@ -37,7 +41,12 @@ describe("the SDK against api.fetch, responses validated strictly", () => {
 
   it.each([
     ["a custom name, published", A.group, A.custom, { effectiveName: "Pricing", publishedVersion: { versionNumber: 1 } }],
-    ["customName null, never published", A.group, A.nullName, { customName: null, publishedVersion: { versionId: null, versionNumber: null, publishedAt: null } }],
+    [
+      "customName null, never published",
+      A.group,
+      A.nullName,
+      { customName: null, publishedVersion: { versionId: null, versionNumber: null, publishedAt: null } },
+    ],
     ["a blank custom name", A.group, A.blank, { effectiveName: "AI blank" }],
     ["a newer unpublished version", A.group, A.versions, { publishedVersion: { versionNumber: 2 } }],
     ["IDs that need URL encoding", A.oddGroup, A.oddPage, { pageId: A.oddPage, pageGroupId: A.oddGroup }],
@@ -63,11 +72,33 @@ describe("the SDK against api.fetch, responses validated strictly", () => {
 describe("the SDK's error classes for the mock's problems", () => {
   it.each([
     ["404 for an unknown page", () => client.getPage({ pageGroupId: A.group, pageId: "page_missing" }), NotFoundError, "not_found"],
-    ["404 for another tenant's subscription", () => createClient({ apiKey: KEYS.b, baseUrl: api.baseUrl, fetch: api.fetch }).updateWebhookSubscription({ subscriptionId: SUBSCRIPTIONS.all, active: false }), NotFoundError, "not_found"],
-    ["401 for an unknown key", () => createClient({ apiKey: "pk_wrong", baseUrl: api.baseUrl, fetch: api.fetch }).getPage({ pageGroupId: A.group, pageId: A.custom }), AuthenticationError, "invalid_api_key"],
-    ["400 from the server when request validation is off", () => client.updateWebhookSubscription({ subscriptionId: SUBSCRIPTIONS.all, events: [] }, { validateRequests: false }), BadRequestError, "invalid_request"],
+    [
+      "404 for another tenant's subscription",
+      () =>
+        createClient({ apiKey: KEYS.b, baseUrl: api.baseUrl, fetch: api.fetch }).updateWebhookSubscription({
+          subscriptionId: SUBSCRIPTIONS.all,
+          active: false,
+        }),
+      NotFoundError,
+      "not_found",
+    ],
+    [
+      "401 for an unknown key",
+      () => createClient({ apiKey: "pk_wrong", baseUrl: api.baseUrl, fetch: api.fetch }).getPage({ pageGroupId: A.group, pageId: A.custom }),
+      AuthenticationError,
+      "invalid_api_key",
+    ],
+    [
+      "400 from the server when request validation is off",
+      () => client.updateWebhookSubscription({ subscriptionId: SUBSCRIPTIONS.all, events: [] }, { validateRequests: false }),
+      BadRequestError,
+      "invalid_request",
+    ],
   ] as const)("%s", async (_, call, errorClass, code) => {
-    const error = await call().then(() => null, (e: unknown) => e);
+    const error = await call().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(errorClass);
     expect((error as { code: string }).code).toBe(code);
   });

@@ -121,7 +121,11 @@ describe("createMockApi options are checked at creation (TypeError)", () => {
 describe("api.fetch behaves like fetch", () => {
   const api = createMockApi({ now: () => T0 });
   const url = `${api.baseUrl}/v0/prospect_logs`;
-  const init = { method: "POST", headers: { "x-api-key": DEFAULT_API_KEY, "content-type": "application/json" }, body: '{"source":"crm","payload":{}}' };
+  const init = {
+    method: "POST",
+    headers: { "x-api-key": DEFAULT_API_KEY, "content-type": "application/json" },
+    body: '{"source":"crm","payload":{}}',
+  };
 
   it.each([
     ["a URL string and init", () => api.fetch(url, init)],

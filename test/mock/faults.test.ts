@@ -57,7 +57,9 @@ describe("faults are consumed in the order they were armed", () => {
   it("a fault for another operation stays armed", async () => {
     api.faults.status(500, { operation: "createProspectLog" });
     expect((await get()).status).toBe(404);
-    expect(api.faults.pending()).toEqual([{ fault: { kind: "status", status: 500, retryAfterSeconds: null }, operation: "createProspectLog", remaining: 1 }]);
+    expect(api.faults.pending()).toEqual([
+      { fault: { kind: "status", status: 500, retryAfterSeconds: null }, operation: "createProspectLog", remaining: 1 },
+    ]);
     api.faults.clear();
   });
 

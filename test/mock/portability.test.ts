@@ -20,14 +20,18 @@ function sourceFiles(dir: string): string[] {
 
 /** A file's code without its comments (so an example in a doc comment is not mistaken for code). */
 function code(file: string): string {
-  return readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  return readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "");
 }
 
 /** Every module specifier a file imports or re-exports (static and dynamic, and require). */
 function specifiers(file: string): string[] {
   const text = code(file);
   const found: string[] = [];
-  for (const match of text.matchAll(/(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|require\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g)) {
+  for (const match of text.matchAll(
+    /(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|require\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g,
+  )) {
     found.push((match[1] ?? match[2] ?? match[3] ?? match[4])!);
   }
   return found;
@@ -63,7 +67,9 @@ describe("portability of prospectkit/mock", () => {
   it.each([["mock/core.ts"], ["mock/server/index.ts"], ["mock/server/cli.ts"]])("nothing reachable from %s imports msw", (entry) => {
     const reachable = [...importGraph(join(root, entry))];
     expect(reachable.length).toBeGreaterThan(20);
-    expect(reachable.filter((file) => specifiers(file).some((spec) => spec === "msw" || spec.startsWith("msw/"))).map((f) => relative(root, f))).toEqual([]);
+    expect(
+      reachable.filter((file) => specifiers(file).some((spec) => spec === "msw" || spec.startsWith("msw/"))).map((f) => relative(root, f)),
+    ).toEqual([]);
   });
 
   it("only mock/index.ts (types) and the msw loaders (mock/msw/) import msw, and only http, HttpResponse and types", () => {
@@ -71,9 +77,17 @@ describe("portability of prospectkit/mock", () => {
     expect(importers.map((file) => relative(root, file)).sort()).toEqual(["mock/index.ts", "mock/msw/load.cjs.ts", "mock/msw/load.ts"]);
     const index = readFileSync(join(mockDir, "index.ts"), "utf8");
     const fromMsw = [...index.matchAll(/import\s*(type\s*)?\{([^}]*)\}\s*from\s*"msw"/g)].flatMap((m) =>
-      m[2]!.split(",").map((s) => `${m[1] ? "type " : ""}${s.trim()}`).filter((s) => s !== "type " && s !== ""),
+      m[2]!
+        .split(",")
+        .map((s) => `${m[1] ? "type " : ""}${s.trim()}`)
+        .filter((s) => s !== "type " && s !== ""),
     );
-    const fromLoader = [...index.matchAll(/import\s*\{([^}]*)\}\s*from\s*"\.\/msw\/load\.js"/g)].flatMap((m) => m[1]!.split(",").map((s) => s.trim()).filter(Boolean));
+    const fromLoader = [...index.matchAll(/import\s*\{([^}]*)\}\s*from\s*"\.\/msw\/load\.js"/g)].flatMap((m) =>
+      m[1]!
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
     expect([...fromMsw, ...fromLoader].sort()).toEqual(["HttpResponse", "http", "type HttpHandler"].sort());
     for (const loader of ["load.ts", "load.cjs.ts"]) {
       const used = [...readFileSync(join(mockDir, "msw", loader), "utf8").matchAll(/\bmsw\.(\w+)/g)].map((m) => m[1]);

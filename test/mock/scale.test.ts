@@ -46,21 +46,45 @@ async function iterationWork(fn: () => Promise<unknown>): Promise<number> {
       holder[name] = original;
     });
   };
-  const iteratorPrototypes = [[][Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator]()].map((it) => Object.getPrototypeOf(it) as object);
+  const iteratorPrototypes = [[][Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator]()].map(
+    (it) => Object.getPrototypeOf(it) as object,
+  );
   for (const proto of iteratorPrototypes) {
-    patch(proto, "next", (original) =>
-      function (this: unknown, ...args: unknown[]) {
-        work++;
-        return original.apply(this, args);
-      },
+    patch(
+      proto,
+      "next",
+      (original) =>
+        function (this: unknown, ...args: unknown[]) {
+          work++;
+          return original.apply(this, args);
+        },
     );
   }
-  for (const name of ["forEach", "map", "filter", "find", "findIndex", "findLast", "some", "every", "reduce", "indexOf", "lastIndexOf", "includes", "flatMap", "slice", "sort"]) {
-    patch(Array.prototype, name, (original) =>
-      function (this: unknown[], ...args: unknown[]) {
-        work += this.length;
-        return original.apply(this, args);
-      },
+  for (const name of [
+    "forEach",
+    "map",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "some",
+    "every",
+    "reduce",
+    "indexOf",
+    "lastIndexOf",
+    "includes",
+    "flatMap",
+    "slice",
+    "sort",
+  ]) {
+    patch(
+      Array.prototype,
+      name,
+      (original) =>
+        function (this: unknown[], ...args: unknown[]) {
+          work += this.length;
+          return original.apply(this, args);
+        },
     );
   }
   for (const name of ["keys", "values", "entries"]) {
@@ -89,11 +113,33 @@ const post = (api: MockApi, body: unknown) =>
 const REQUESTS: readonly [string, (api: MockApi, i: number) => Promise<Response>][] = [
   ["create matched by email", (api) => post(api, { source: "s", payload: {}, email: "P5@example.com" })],
   ["create matched by LinkedIn URL", (api) => post(api, { source: "s", payload: {}, linkedinProfileUrl: "https://www.linkedin.com/in/p7/" })],
-  ["create of a new prospect with a new idempotency key", (api, i) => post(api, { source: "s", payload: {}, email: `new${i}@example.com`, idempotencyKey: `new-${i}` })],
-  ["create replayed from an idempotency key", (api) => post(api, { source: "seed", payload: { i: 3 }, email: "p3@example.com", phoneNumber: "+15550000003", linkedinProfileUrl: "linkedin.com/in/p3", idempotencyKey: "seed-3" })],
+  [
+    "create of a new prospect with a new idempotency key",
+    (api, i) => post(api, { source: "s", payload: {}, email: `new${i}@example.com`, idempotencyKey: `new-${i}` }),
+  ],
+  [
+    "create replayed from an idempotency key",
+    (api) =>
+      post(api, {
+        source: "seed",
+        payload: { i: 3 },
+        email: "p3@example.com",
+        phoneNumber: "+15550000003",
+        linkedinProfileUrl: "linkedin.com/in/p3",
+        idempotencyKey: "seed-3",
+      }),
+  ],
   ["create against the prospect with the most logs", (api) => post(api, { source: "s", payload: {}, email: "same@example.com" })],
   ["get page", (api) => api.fetch(`${api.baseUrl}/v0/page_groups/group/pages/page_42`, { headers: { "x-api-key": KEY } })],
-  ["update subscription", (api, i) => api.fetch(`${api.baseUrl}/v0/webhook_subscriptions/sub_42`, { method: "PATCH", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify({ active: i % 2 === 0 }) })],
+  [
+    "update subscription",
+    (api, i) =>
+      api.fetch(`${api.baseUrl}/v0/webhook_subscriptions/sub_42`, {
+        method: "PATCH",
+        headers: { "x-api-key": KEY, "content-type": "application/json" },
+        body: JSON.stringify({ active: i % 2 === 0 }),
+      }),
+  ],
   ["unknown route", (api) => api.fetch(`${api.baseUrl}/v0/nothing`, { headers: { "x-api-key": KEY } })],
 ];
 
@@ -106,23 +152,27 @@ describe("the work of a request does not grow with the stored data", () => {
     expect(small.state.prospectLogs.list()).toHaveLength(200);
   });
 
-  it.each(REQUESTS)("%s: the same iteration work with 10,000 as with 100 of everything", async (_, send) => {
-    const measure = async (api: MockApi, i: number) => {
-      let status = 0;
-      const work = await iterationWork(async () => {
-        const response = await send(api, i);
-        status = response.status;
-        await response.text();
-      });
-      return { work, status };
-    };
-    await measure(small, 0); // warm-up: first calls allocate lazily
-    await measure(large, 0);
-    const a = await measure(small, 1);
-    const b = await measure(large, 1);
-    expect(b.status).toBe(a.status);
-    expect(a.status).toBeLessThan(500);
-    expect(a.work).toBeGreaterThan(0);
-    expect(b.work).toBe(a.work);
-  }, 60_000);
+  it.each(REQUESTS)(
+    "%s: the same iteration work with 10,000 as with 100 of everything",
+    async (_, send) => {
+      const measure = async (api: MockApi, i: number) => {
+        let status = 0;
+        const work = await iterationWork(async () => {
+          const response = await send(api, i);
+          status = response.status;
+          await response.text();
+        });
+        return { work, status };
+      };
+      await measure(small, 0); // warm-up: first calls allocate lazily
+      await measure(large, 0);
+      const a = await measure(small, 1);
+      const b = await measure(large, 1);
+      expect(b.status).toBe(a.status);
+      expect(a.status).toBeLessThan(500);
+      expect(a.work).toBeGreaterThan(0);
+      expect(b.work).toBe(a.work);
+    },
+    60_000,
+  );
 });

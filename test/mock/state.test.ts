@@ -41,7 +41,11 @@ describe("state helpers refuse what the API could never store (MockStateError, e
     ["a processed version with no computed name", () => api.state.pageVersions.process("v", {} as never), ["/computedName"]],
     ["a subscription with an ftp url", () => api.state.webhookSubscriptions.create({ url: "ftp://x" }), ["/url"]],
     ["a subscription with events []", () => api.state.webhookSubscriptions.create({ url: "https://x.test", events: [] }), ["/events"]],
-    ["a subscription with an unknown kind", () => api.state.webhookSubscriptions.create({ url: "https://x.test", events: ["x" as never] }), ["/events/0"]],
+    [
+      "a subscription with an unknown kind",
+      () => api.state.webhookSubscriptions.create({ url: "https://x.test", events: ["x" as never] }),
+      ["/events/0"],
+    ],
     ["a subscription with a taken ID", () => api.state.webhookSubscriptions.create({ id: "sub", url: "https://x.test" }), ["/id"]],
     ["a subscription update with events []", () => api.state.webhookSubscriptions.update("sub", { events: [] }), ["/events"]],
     ["a form event of a page kind", () => api.state.forms.emit({ kind: "page.version.created" as never, data: {} }), ["/kind"]],
@@ -134,7 +138,10 @@ describe("seeding helpers make a valid object from a few fields", () => {
   });
 
   it("a subscription's events are de-duplicated in first-seen order", () => {
-    const sub = make().state.webhookSubscriptions.create({ url: "https://h.example.com", events: ["form.enriched", "form.submitted", "form.enriched"] });
+    const sub = make().state.webhookSubscriptions.create({
+      url: "https://h.example.com",
+      events: ["form.enriched", "form.submitted", "form.enriched"],
+    });
     expect(sub.events).toEqual(["form.enriched", "form.submitted"]);
   });
 
@@ -161,7 +168,11 @@ describe("seeding helpers make a valid object from a few fields", () => {
     ["LinkedIn URL, normalised", { linkedinProfileUrl: "https://www.LinkedIn.com/in/find/?x=1" }],
   ])("findByIdentifier by %s", (_, query) => {
     const api = make();
-    const prospect = api.state.prospects.create({ email: "find@example.com", phoneNumber: "+4915112345678", linkedinProfileUrl: "linkedin.com/in/find" });
+    const prospect = api.state.prospects.create({
+      email: "find@example.com",
+      phoneNumber: "+4915112345678",
+      linkedinProfileUrl: "linkedin.com/in/find",
+    });
     expect(api.state.prospects.findByIdentifier(query)?.id).toBe(prospect.id);
     expect(api.state.prospects.findByIdentifier({ ...query, tenantId: "tenant_b" })).toBeUndefined();
   });
@@ -199,9 +210,21 @@ describe("seeding helpers make a valid object from a few fields", () => {
 
 describe("getters return copies: changing them changes nothing", () => {
   it.each([
-    ["a prospect", (api: ReturnType<typeof make>) => api.state.prospects.create({ email: "c@example.com" }), (api: ReturnType<typeof make>, r: { id: string }) => api.state.prospects.get(r.id)],
-    ["a page", (api: ReturnType<typeof make>) => api.state.pages.create(), (api: ReturnType<typeof make>, r: { id: string }) => api.state.pages.get(r.id)],
-    ["a subscription", (api: ReturnType<typeof make>) => api.state.webhookSubscriptions.create({ url: "https://h.example.com", events: ["form.enriched"] }), (api: ReturnType<typeof make>, r: { id: string }) => api.state.webhookSubscriptions.get(r.id)],
+    [
+      "a prospect",
+      (api: ReturnType<typeof make>) => api.state.prospects.create({ email: "c@example.com" }),
+      (api: ReturnType<typeof make>, r: { id: string }) => api.state.prospects.get(r.id),
+    ],
+    [
+      "a page",
+      (api: ReturnType<typeof make>) => api.state.pages.create(),
+      (api: ReturnType<typeof make>, r: { id: string }) => api.state.pages.get(r.id),
+    ],
+    [
+      "a subscription",
+      (api: ReturnType<typeof make>) => api.state.webhookSubscriptions.create({ url: "https://h.example.com", events: ["form.enriched"] }),
+      (api: ReturnType<typeof make>, r: { id: string }) => api.state.webhookSubscriptions.get(r.id),
+    ],
   ] as const)("%s", (_, create, get) => {
     const api = make();
     const record = create(api) as unknown as Record<string, unknown>;

@@ -42,13 +42,16 @@ describe("webhook events caused by state changes", () => {
     ]);
   });
 
-  it.each(WEBHOOK_EVENT_KINDS.filter((kind) => kind.startsWith("form.")).map((kind) => [kind]))("state.forms.emit sends %s with the given data", async (kind) => {
-    const { api, received } = setup();
-    api.state.webhookSubscriptions.create({ url: "https://hooks.example.com/all" });
-    api.state.forms.emit({ kind: kind as "form.submitted", data: { formId: "form_1" } });
-    await api.webhooks.runDue();
-    expect(received.map((r) => r.body)).toMatchObject([{ type: kind, data: { formId: "form_1" } }]);
-  });
+  it.each(WEBHOOK_EVENT_KINDS.filter((kind) => kind.startsWith("form.")).map((kind) => [kind]))(
+    "state.forms.emit sends %s with the given data",
+    async (kind) => {
+      const { api, received } = setup();
+      api.state.webhookSubscriptions.create({ url: "https://hooks.example.com/all" });
+      api.state.forms.emit({ kind: kind as "form.submitted", data: { formId: "form_1" } });
+      await api.webhooks.runDue();
+      expect(received.map((r) => r.body)).toMatchObject([{ type: kind, data: { formId: "form_1" } }]);
+    },
+  );
 
   it("only active subscriptions of the same tenant that want the kind receive it", async () => {
     const { api, received } = setup();

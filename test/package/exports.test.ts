@@ -95,7 +95,10 @@ describe("the packed package's public surface", () => {
   const keysOf = (entry: string, flavour: "import" | "require") =>
     JSON.parse(
       flavour === "import"
-        ? run("keys.mjs", `const m = await import(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort()));`)
+        ? run(
+            "keys.mjs",
+            `const m = await import(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(m).filter((k) => k !== "default").sort()));`,
+          )
         : run("keys.cjs", `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(entry)})).sort()));`),
     ) as string[];
 
@@ -108,14 +111,17 @@ describe("the packed package's public surface", () => {
     expect(keysOf(entry, "require")).toEqual([...pinned].sort());
   });
 
-  it.each(["import", "require"] as const)("prospectkit/mock without msw: one error naming npm install --save-dev msw and prospectkit/mock/core (%s)", (flavour) => {
-    const source =
-      flavour === "import"
-        ? `try { await import("prospectkit/mock"); console.log("loaded"); } catch (error) { console.log(JSON.stringify([error.message, error.code])); }`
-        : `try { require("prospectkit/mock"); console.log("loaded"); } catch (error) { console.log(JSON.stringify([error.message, error.code])); }`;
-    const [message, code] = JSON.parse(run(flavour === "import" ? "no-msw.mjs" : "no-msw.cjs", source)) as [string, string];
-    expect(message).toContain("npm install --save-dev msw");
-    expect(message).toContain("prospectkit/mock/core");
-    expect(code).toBe("ERR_MODULE_NOT_FOUND");
-  });
+  it.each(["import", "require"] as const)(
+    "prospectkit/mock without msw: one error naming npm install --save-dev msw and prospectkit/mock/core (%s)",
+    (flavour) => {
+      const source =
+        flavour === "import"
+          ? `try { await import("prospectkit/mock"); console.log("loaded"); } catch (error) { console.log(JSON.stringify([error.message, error.code])); }`
+          : `try { require("prospectkit/mock"); console.log("loaded"); } catch (error) { console.log(JSON.stringify([error.message, error.code])); }`;
+      const [message, code] = JSON.parse(run(flavour === "import" ? "no-msw.mjs" : "no-msw.cjs", source)) as [string, string];
+      expect(message).toContain("npm install --save-dev msw");
+      expect(message).toContain("prospectkit/mock/core");
+      expect(code).toBe("ERR_MODULE_NOT_FOUND");
+    },
+  );
 });

@@ -48,13 +48,22 @@ describe("the packed tarball in an empty project", () => {
 
   it("ships only dist, the guides and the package metadata", () => {
     const out = execFileSync("tar", ["-tzf", packTarball()], { encoding: "utf8" }).trim().split("\n");
-    expect(out.filter((path) => !/^package\/(dist\/|docs\/([\w-]+\.md|images\/[\w-]+\.png)$|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
+    expect(
+      out.filter(
+        (path) => !/^package\/(dist\/|docs\/([\w-]+\.md|images\/[\w-]+\.png)$|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path),
+      ),
+    ).toEqual([]);
   });
 
   // Issue 16.7: what the package points to is in the package.
   it("every relative link of the shipped README and guides leads to a file that is shipped", () => {
     const root = join(dir, "node_modules/prospectkit");
-    const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+    const pages = [
+      "README.md",
+      ...readdirSync(join(root, "docs"))
+        .filter((name) => name.endsWith(".md"))
+        .map((name) => `docs/${name}`),
+    ];
     expect(pages).toEqual(expect.arrayContaining(["README.md", "docs/server.md", "docs/testing.md", "docs/behaviour.md"]));
     const broken: string[] = [];
     let links = 0;

@@ -129,9 +129,7 @@ export function installRuntime(id: RuntimeId): Installed {
 export function installRuntimes(ids: readonly RuntimeId[] = RUNTIME_IDS.filter((id) => !skippedRuntimes().has(id))): Installed[] {
   return ids.map((id) => {
     const result = installRuntime(id);
-    const line = result.ok
-      ? `${result.cached ? "cached   " : "installed"} ${result.version} (${result.seconds} s)`
-      : `FAILED    ${result.error}`;
+    const line = result.ok ? `${result.cached ? "cached   " : "installed"} ${result.version} (${result.seconds} s)` : `FAILED    ${result.error}`;
     process.stderr.write(`runtimes: ${id.padEnd(8)} ${line}\n`);
     return result;
   });

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { installIntoEmptyProject } from "../package/pack.ts";
 import { RUNTIME_CASES } from "./cases.ts";
-import { type EntrySpec, compileIntoProject } from "./entries.ts";
+import { compileIntoProject, type EntrySpec } from "./entries.ts";
 import { binaryOf } from "./install.ts";
 import type { MswContext, MswResult } from "./msw-scenario.ts";
 import { MSW_PINS } from "./runtimes.ts";

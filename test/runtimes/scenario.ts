@@ -47,7 +47,12 @@ export interface ScenarioResult {
   };
   readonly sdk: {
     readonly created: { readonly source: string; readonly type: string; readonly createdProspect: boolean; readonly idsMatchTheSpec: boolean };
-    readonly page: { readonly isTheSeededPage: boolean; readonly effectiveName: string; readonly customName: string | null; readonly versionNumber: unknown };
+    readonly page: {
+      readonly isTheSeededPage: boolean;
+      readonly effectiveName: string;
+      readonly customName: string | null;
+      readonly versionNumber: unknown;
+    };
     readonly updated: { readonly isTheSeededSubscription: boolean; readonly active: boolean; readonly events: readonly string[] | null };
     readonly withResponse: { readonly status: number; readonly requestIdFromHeader: boolean };
     readonly notFound: { readonly isNotFoundError: boolean; readonly status: unknown; readonly code: unknown };
@@ -57,7 +62,11 @@ export interface ScenarioResult {
 
 /** The field errors the SDK's request validation reports for `call` (nothing is sent), as `{ pointer, code }`. */
 async function fieldIssues(sdk: typeof Prospectkit, call: (client: Prospectkit.ProspectKitClient) => Promise<unknown>): Promise<FieldIssue[]> {
-  const offline = sdk.createClient({ apiKey: "k_offline", baseUrl: "https://offline.test", fetch: () => Promise.reject(new TypeError("never sent")) });
+  const offline = sdk.createClient({
+    apiKey: "k_offline",
+    baseUrl: "https://offline.test",
+    fetch: () => Promise.reject(new TypeError("never sent")),
+  });
   const error = await call(offline).then(
     () => undefined,
     (caught: unknown) => caught,
@@ -85,7 +94,9 @@ async function schemas(sdk: typeof Prospectkit): Promise<ScenarioResult["schemas
     created: created.success ? created.data : created.error.issues,
     payloadKept: created.success && created.data.payload === payload,
     rejectedCreate: rejectedCreate.success ? [] : await fieldIssues(sdk, (client) => client.createProspectLog(badCreate as never)),
-    rejectedUpdate: rejectedUpdate.success ? [] : await fieldIssues(sdk, (client) => client.updateWebhookSubscription({ subscriptionId: "s", ...badUpdate } as never)),
+    rejectedUpdate: rejectedUpdate.success
+      ? []
+      : await fieldIssues(sdk, (client) => client.updateWebhookSubscription({ subscriptionId: "s", ...badUpdate } as never)),
     forwardCompatible: fromNewerApi.success,
     eventKinds: [...sdk.WEBHOOK_EVENT_KINDS],
   };

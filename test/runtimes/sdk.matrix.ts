@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { installIntoEmptyProject } from "../package/pack.ts";
 import { RUNTIME_CASES } from "./cases.ts";
-import { SDK_ENTRY, compileIntoProject } from "./entries.ts";
+import { compileIntoProject, SDK_ENTRY } from "./entries.ts";
 import { binaryOf } from "./install.ts";
 import type { ScenarioContext, ScenarioResult } from "./scenario.ts";
 import { type RunningServer, startServer } from "./server.ts";
@@ -30,7 +30,14 @@ const expected = (runtime: string, host: string): ScenarioResult => ({
     rejectedUpdate: [{ pointer: "/events", code: "events_empty" }],
     // A response from a newer API (unknown field, unknown event kind) is never an error.
     forwardCompatible: true,
-    eventKinds: ["page.version.created", "page.version.processed", "page.version.published", "form.submitted", "form.enriched", "form.enrichment_failed"],
+    eventKinds: [
+      "page.version.created",
+      "page.version.processed",
+      "page.version.published",
+      "form.submitted",
+      "form.enriched",
+      "form.enrichment_failed",
+    ],
   },
   sdk: {
     // A new email: a prospect is created (spec 4.1 rule 3); `type` defaulted to webhook.

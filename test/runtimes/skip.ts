@@ -16,7 +16,10 @@ export const SKIP_VARIABLE = "PROSPECTKIT_SKIP_RUNTIMES";
  * @throws TypeError when the variable names a runtime that does not exist
  */
 export function skippedRuntimes(env: NodeJS.ProcessEnv = process.env): ReadonlySet<RuntimeId> {
-  const names = (env[SKIP_VARIABLE] ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  const names = (env[SKIP_VARIABLE] ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(RUNTIME_IDS as string[]).includes(name));
   if (unknown.length > 0) {
     throw new TypeError(`${SKIP_VARIABLE} names unknown runtimes: ${unknown.join(", ")} (known: ${RUNTIME_IDS.join(", ")})`);

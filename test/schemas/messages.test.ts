@@ -5,8 +5,9 @@
  * string's says characters, an array's says items, and every enum lists what it allows. The SDK
  * and the mock both word their errors with toFieldErrors, so this holds for both.
  */
-import type * as z from "zod/mini";
+
 import { describe, expect, it } from "vitest";
+import type * as z from "zod/mini";
 import * as control from "../../mock/control/schemas.js";
 import * as inputs from "../../mock/state/inputs.js";
 import * as api from "../../src/schemas/index.js";
@@ -55,7 +56,9 @@ function walk(name: string, node: Node, seen: Set<Node>): void {
   if (def.type === "literal") closed.push({ name, schema: node, values: def["values"] as unknown[], bad: "not-a-known-value" });
   if (def.type === "union" && typeof def["discriminator"] === "string") {
     const key = def["discriminator"];
-    const values = (def["options"] as Node[]).flatMap((option) => ((option._zod.def["shape"] as Record<string, Node>)[key]!._zod.def["values"] as unknown[]) ?? []);
+    const values = (def["options"] as Node[]).flatMap(
+      (option) => ((option._zod.def["shape"] as Record<string, Node>)[key]!._zod.def["values"] as unknown[]) ?? [],
+    );
     closed.push({ name: `${name}/${key} (tag)`, schema: node, values, bad: { [key]: "boom" } });
   }
   if (def.type === "object") for (const [key, child] of Object.entries(def["shape"] as Record<string, Node>)) walk(`${name}/${key}`, child, seen);
@@ -63,7 +66,11 @@ function walk(name: string, node: Node, seen: Set<Node>): void {
   if (Array.isArray(def["options"])) for (const [i, option] of (def["options"] as Node[]).entries()) walk(`${name}|${i}`, option, seen);
 }
 
-for (const [module, exports] of [["api", api], ["control", control], ["inputs", inputs]] as const) {
+for (const [module, exports] of [
+  ["api", api],
+  ["control", control],
+  ["inputs", inputs],
+] as const) {
   for (const [name, value] of Object.entries(exports)) if (isSchema(value)) walk(`${module}.${name}`, value, new Set());
 }
 
@@ -83,7 +90,10 @@ function expected(bound: Bound): { code: string; detail: string } {
     return { code: bound.side === "min" ? "too_small" : "too_big", detail: `the body must be ${words} ${bound.limit}` };
   }
   const noun = bound.kind === "string" ? "character" : "item";
-  return { code: bound.side === "min" ? "too_short" : "too_long", detail: `the body must have ${bound.side === "min" ? "at least" : "at most"} ${plural(bound.limit, noun)}` };
+  return {
+    code: bound.side === "min" ? "too_short" : "too_long",
+    detail: `the body must have ${bound.side === "min" ? "at least" : "at most"} ${plural(bound.limit, noun)}`,
+  };
 }
 
 describe("the walk finds the bounded fields users trip on", () => {

@@ -5,8 +5,9 @@
  * schema adds for forward compatibility), so the interface and the schema cannot drift. The same
  * equalities hold under `exactOptionalPropertyTypes` (test/sdk/type-names.test.ts).
  */
-import type * as z from "zod/mini";
+
 import { describe, expectTypeOf, it } from "vitest";
+import type * as z from "zod/mini";
 import type {
   APIError,
   AuthenticationError,
@@ -39,7 +40,9 @@ describe("every named type equals its schema", () => {
     expectTypeOf<ProspectLogCreate>().toEqualTypeOf<z.input<typeof ProspectLogCreate>>();
     expectTypeOf<ProspectLogCreateParsed>().toEqualTypeOf<z.output<typeof ProspectLogCreate>>();
     expectTypeOf<WebhookSubscriptionUpdate>().toEqualTypeOf<z.input<typeof WebhookSubscriptionUpdate>>();
-    expectTypeOf<UpdateWebhookSubscriptionParams>().toEqualTypeOf<Flat<AcceptReadonly<z.input<typeof WebhookSubscriptionUpdate>> & { subscriptionId: string }>>();
+    expectTypeOf<UpdateWebhookSubscriptionParams>().toEqualTypeOf<
+      Flat<AcceptReadonly<z.input<typeof WebhookSubscriptionUpdate>> & { subscriptionId: string }>
+    >();
   });
 
   it("results equal the schema's output, field for field", () => {

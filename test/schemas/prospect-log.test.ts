@@ -1,10 +1,5 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import {
-  DEFAULT_PROSPECT_LOG_TYPE,
-  ProspectLog,
-  ProspectLogCreate,
-  type ProspectLogCreateParsed,
-} from "../../src/schemas/index.js";
+import { DEFAULT_PROSPECT_LOG_TYPE, ProspectLog, ProspectLogCreate, type ProspectLogCreateParsed } from "../../src/schemas/index.js";
 import { fieldErrors, str, ULID26 } from "./support/field-errors.js";
 
 const minimal = { source: "crm", type: "note", payload: {} };
@@ -88,9 +83,7 @@ describe("spec 2.1: required fields and optional identifiers", () => {
     ["a string", "{}"],
     ["a number", 1],
   ])("payload must be a JSON object, not %s", (_rule, payload) => {
-    expect(fieldErrors(ProspectLogCreate, { ...minimal, payload })).toEqual([
-      expect.objectContaining({ pointer: "/payload", code: "invalid" }),
-    ]);
+    expect(fieldErrors(ProspectLogCreate, { ...minimal, payload })).toEqual([expect.objectContaining({ pointer: "/payload", code: "invalid" })]);
   });
 
   it("payload content is free and kept whole, even an own __proto__ key", () => {
@@ -141,9 +134,7 @@ describe("spec 2.1: required fields and optional identifiers", () => {
       prospectId: "prospect_x",
       extra: true,
     });
-    expect(errors.map((e) => e.pointer).sort()).toEqual(
-      ["/extra", "/payload", "/phoneNumber", "/prospectId", "/source", "/type"].sort(),
-    );
+    expect(errors.map((e) => e.pointer).sort()).toEqual(["/extra", "/payload", "/phoneNumber", "/prospectId", "/source", "/type"].sort());
   });
 
   it.each([
@@ -191,9 +182,7 @@ describe("spec 2.2: the create result", () => {
     ["type", ""],
     ["type", str(101)],
   ])("rejects %s = %j", (field, value) => {
-    expect(fieldErrors(ProspectLog, { ...result, [field]: value })).toEqual([
-      expect.objectContaining({ pointer: `/${field}` }),
-    ]);
+    expect(fieldErrors(ProspectLog, { ...result, [field]: value })).toEqual([expect.objectContaining({ pointer: `/${field}` })]);
   });
 
   it("types: the result type has exactly the spec's fields", () => {

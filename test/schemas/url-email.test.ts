@@ -8,8 +8,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EMAIL_PATTERN, HTTP_URL_PATTERN, HttpUrl, MAX_URL_LENGTH } from "../../src/schemas/primitives.js";
 import { ProspectLogCreate, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
+import { EMAIL_PATTERN, HTTP_URL_PATTERN, HttpUrl, MAX_URL_LENGTH } from "../../src/schemas/primitives.js";
 
 const urlOk = (url: string) => HttpUrl.safeParse(url).success;
 const emailOk = (email: string) => ProspectLogCreate.safeParse({ source: "crm", payload: {}, email }).success;
@@ -82,9 +82,13 @@ describe("url: absolute http or https, checked on the raw string, kept exactly a
 
   it("property: a % not followed by two hex digits is refused", () => {
     fc.assert(
-      fc.property(fc.webUrl(), fc.string({ maxLength: 2 }).filter((s) => !/^[0-9A-Fa-f]{2}/.test(s)), (url, after) => {
-        expect(urlOk(`${url}%${after}`)).toBe(false);
-      }),
+      fc.property(
+        fc.webUrl(),
+        fc.string({ maxLength: 2 }).filter((s) => !/^[0-9A-Fa-f]{2}/.test(s)),
+        (url, after) => {
+          expect(urlOk(`${url}%${after}`)).toBe(false);
+        },
+      ),
       { numRuns: 300 },
     );
   });

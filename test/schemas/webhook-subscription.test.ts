@@ -1,10 +1,5 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import {
-  WEBHOOK_EVENT_KINDS,
-  type WebhookEventKind,
-  WebhookSubscription,
-  WebhookSubscriptionUpdate,
-} from "../../src/schemas/index.js";
+import { WEBHOOK_EVENT_KINDS, type WebhookEventKind, WebhookSubscription, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 import { fieldErrors } from "./support/field-errors.js";
 
 const subscription = {
@@ -75,9 +70,7 @@ describe("spec 4.3: the update request", () => {
     ["active", "false", "invalid_type"],
     ["active", null, "invalid_type"],
   ])("rejects %s = %j with code %s", (field, value, code) => {
-    expect(fieldErrors(WebhookSubscriptionUpdate, { [field]: value })).toEqual([
-      expect.objectContaining({ pointer: `/${field}`, code }),
-    ]);
+    expect(fieldErrors(WebhookSubscriptionUpdate, { [field]: value })).toEqual([expect.objectContaining({ pointer: `/${field}`, code })]);
   });
 
   it("BEHAVIOUR: unknown fields are rejected", () => {
@@ -100,9 +93,7 @@ describe("spec 2.4: the subscription in a response", () => {
     ["createdAt", "2023-02-29T00:00:00Z"],
     ["updatedAt", "2024-01-01T00:00:00+02:00"],
   ])("rejects %s = %j", (field, value) => {
-    expect(fieldErrors(WebhookSubscription, { ...subscription, [field]: value })).toEqual([
-      expect.objectContaining({ pointer: `/${field}` }),
-    ]);
+    expect(fieldErrors(WebhookSubscription, { ...subscription, [field]: value })).toEqual([expect.objectContaining({ pointer: `/${field}` })]);
   });
 
   it("is forward-compatible: an unknown field is kept", () => {

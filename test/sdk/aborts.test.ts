@@ -24,7 +24,13 @@ describe("issue 17.4: an abort is honoured at every await of a call", () => {
   it.each<[string, Answer[], ClientOptions, number, number]>([
     // [where the call waits, what the fetch answers, the client's options, attempts reported, requests sent]
     ["an async onRequest hook (the first request is never sent)", [json(page)], { onRequest: slowHook }, 0, 0],
-    ["an async onRequest hook before a retry (the retry is never sent)", [retryNow(), json(page)], { onRequest: (event) => (event.attempt === 2 ? slowHook() : undefined) }, 1, 1],
+    [
+      "an async onRequest hook before a retry (the retry is never sent)",
+      [retryNow(), json(page)],
+      { onRequest: (event) => (event.attempt === 2 ? slowHook() : undefined) },
+      1,
+      1,
+    ],
     ["an async onResponse hook (no data is returned)", [json(page)], { onResponse: slowHook }, 1, 1],
     ["an async onRetry hook (no retry is sent)", [retryNow(), json(page)], { onRetry: slowHook }, 1, 1],
     ["the backoff wait before a retry", [json({}, { status: 503 }), json(page)], {}, 1, 1],

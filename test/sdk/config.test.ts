@@ -111,7 +111,14 @@ describe("issue 3.1: PROSPECTKIT_API_KEY and PROSPECTKIT_BASE_URL are the fallba
   });
 
   it("works where reading the environment throws (Deno without --allow-env)", () => {
-    const env = new Proxy({}, { get: () => { throw new Error("Requires env access"); } });
+    const env = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("Requires env access");
+        },
+      },
+    );
     vi.stubGlobal("process", { env });
     try {
       expect(() => createClient({ baseUrl: base.baseUrl })).toThrow(ConfigurationError);

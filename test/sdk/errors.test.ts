@@ -71,8 +71,18 @@ describe("issue 3.6: each error status gives its own class, with the problem bod
 describe("issue 3.6: a body that is not a problem document still gives the right class", () => {
   it.each<[string, Scripted, typeof APIError, unknown]>([
     ["an empty 404", { status: 404 }, NotFoundError, undefined],
-    ["an HTML 502 from a proxy", { status: 502, headers: { "content-type": "text/html" }, body: "<h1>Bad Gateway</h1>" }, InternalServerError, "<h1>Bad Gateway</h1>"],
-    ["malformed JSON in a 400", { status: 400, headers: { "content-type": "application/problem+json" }, body: '{"code": "invalid_req' }, BadRequestError, '{"code": "invalid_req'],
+    [
+      "an HTML 502 from a proxy",
+      { status: 502, headers: { "content-type": "text/html" }, body: "<h1>Bad Gateway</h1>" },
+      InternalServerError,
+      "<h1>Bad Gateway</h1>",
+    ],
+    [
+      "malformed JSON in a 400",
+      { status: 400, headers: { "content-type": "application/problem+json" }, body: '{"code": "invalid_req' },
+      BadRequestError,
+      '{"code": "invalid_req',
+    ],
     ["a JSON array in a 403", { status: 403, body: [1, 2] }, PermissionDeniedError, [1, 2]],
     ["plain text in a 401", { status: 401, headers: { "content-type": "text/plain" }, body: "nope" }, AuthenticationError, "nope"],
     ["an empty 418", { status: 418 }, APIError, undefined],
@@ -88,7 +98,11 @@ describe("issue 3.6: a body that is not a problem document still gives the right
   });
 
   it("a JSON object that is not a full problem document still lends its code and detail", async () => {
-    server.script({ status: 409, body: { code: "idempotency_request_in_progress", detail: "wait", requestId: "req_body" }, headers: { "x-request-id": "" } });
+    server.script({
+      status: 409,
+      body: { code: "idempotency_request_in_progress", detail: "wait", requestId: "req_body" },
+      headers: { "x-request-id": "" },
+    });
     const error = (await caught(clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }))) as ConflictError;
     expect(error).toMatchObject({ code: "idempotency_request_in_progress", detail: "wait", problem: undefined });
   });

@@ -4,7 +4,17 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as sdk from "../../src/index.js";
 
 type Sdk = typeof sdk;
-const fields = { status: 429, code: "rate_limited", detail: "slow down", problem: undefined, body: undefined, headers: new Headers(), requestId: "r", attempts: 1, retryAfterMs: 5 };
+const fields = {
+  status: 429,
+  code: "rate_limited",
+  detail: "slow down",
+  problem: undefined,
+  body: undefined,
+  headers: new Headers(),
+  requestId: "r",
+  attempts: 1,
+  retryAfterMs: 5,
+};
 
 /** Makes one error of every class with `copy`'s classes, as the copy's own code would. */
 function errorsOf(copy: Sdk) {
@@ -27,7 +37,19 @@ const MEMBERSHIP: [string, string[]][] = [
   ["RequestValidationError", ["RequestValidationError", "ProspectKitError"]],
   ["ConfigurationError", ["ConfigurationError", "ProspectKitError"]],
 ];
-const CLASS_NAMES = ["ProspectKitError", "APIError", "RateLimitError", "NotFoundError", "InternalServerError", "APIConnectionError", "APITimeoutError", "APIUserAbortError", "RequestValidationError", "ResponseValidationError", "ConfigurationError"] as const;
+const CLASS_NAMES = [
+  "ProspectKitError",
+  "APIError",
+  "RateLimitError",
+  "NotFoundError",
+  "InternalServerError",
+  "APIConnectionError",
+  "APITimeoutError",
+  "APIUserAbortError",
+  "RequestValidationError",
+  "ResponseValidationError",
+  "ConfigurationError",
+] as const;
 
 function expectGuardsAgree(errors: unknown[]) {
   errors.forEach((error, index) => {
@@ -62,7 +84,15 @@ describe("issue 3.6: the type guards work on errors from a duplicate copy of the
 describe("issue 3.6: the type guards work on errors from another realm", () => {
   let realm: Sdk;
   beforeAll(async () => {
-    const bundle = await build({ entryPoints: ["src/index.ts"], bundle: true, write: false, format: "iife", globalName: "prospectkit", platform: "neutral", logLevel: "silent" });
+    const bundle = await build({
+      entryPoints: ["src/index.ts"],
+      bundle: true,
+      write: false,
+      format: "iife",
+      globalName: "prospectkit",
+      platform: "neutral",
+      logLevel: "silent",
+    });
     realm = runInNewContext(`${bundle.outputFiles[0]!.text}; prospectkit`, { Headers, URL, TextEncoder, TextDecoder, crypto }) as Sdk;
   });
 

@@ -22,18 +22,78 @@ const cycle = () => {
   return node;
 };
 
-type Row = [rule: string, operation: "createProspectLog" | "getPage" | "updateWebhookSubscription", input: () => unknown, pointer: string, field: string];
+type Row = [
+  rule: string,
+  operation: "createProspectLog" | "getPage" | "updateWebhookSubscription",
+  input: () => unknown,
+  pointer: string,
+  field: string,
+];
 
 const ROWS: Row[] = [
-  ["a lone surrogate in a path ID (encodeURIComponent would throw URIError)", "getPage", () => ({ pageGroupId: "g\uD800", pageId: "p" }), "/pageGroupId", "pageGroupId"],
-  ["a lone low surrogate in the subscription ID", "updateWebhookSubscription", () => ({ subscriptionId: "\uDC00s", active: true }), "/subscriptionId", "subscriptionId"],
-  ["a BigInt in the payload (JSON.stringify would throw TypeError)", "createProspectLog", () => ({ source: "crm", payload: { n: 10n } }), "/payload/n", "payload/n"],
-  ["a cycle in the payload (JSON.stringify would throw TypeError)", "createProspectLog", () => ({ source: "crm", payload: { tree: cycle() } }), "/payload/tree/self", "payload/tree/self"],
-  ["NaN in the payload (JSON.stringify would send null)", "createProspectLog", () => ({ source: "crm", payload: { score: Number.NaN } }), "/payload/score", "payload/score"],
-  ["Infinity in the payload", "createProspectLog", () => ({ source: "crm", payload: { list: [1, Number.POSITIVE_INFINITY] } }), "/payload/list/1", "payload/list/1"],
-  ["-Infinity in the payload", "createProspectLog", () => ({ source: "crm", payload: { low: Number.NEGATIVE_INFINITY } }), "/payload/low", "payload/low"],
-  ["a lone surrogate in a payload string", "createProspectLog", () => ({ source: "crm", payload: { note: "a\uD83Db" } }), "/payload/note", "payload/note"],
-  ["a lone surrogate in a payload field name", "createProspectLog", () => ({ source: "crm", payload: { ["k\uDFFF"]: 1 } }), "/payload/k\uDFFF", "payload/k\uDFFF"],
+  [
+    "a lone surrogate in a path ID (encodeURIComponent would throw URIError)",
+    "getPage",
+    () => ({ pageGroupId: "g\uD800", pageId: "p" }),
+    "/pageGroupId",
+    "pageGroupId",
+  ],
+  [
+    "a lone low surrogate in the subscription ID",
+    "updateWebhookSubscription",
+    () => ({ subscriptionId: "\uDC00s", active: true }),
+    "/subscriptionId",
+    "subscriptionId",
+  ],
+  [
+    "a BigInt in the payload (JSON.stringify would throw TypeError)",
+    "createProspectLog",
+    () => ({ source: "crm", payload: { n: 10n } }),
+    "/payload/n",
+    "payload/n",
+  ],
+  [
+    "a cycle in the payload (JSON.stringify would throw TypeError)",
+    "createProspectLog",
+    () => ({ source: "crm", payload: { tree: cycle() } }),
+    "/payload/tree/self",
+    "payload/tree/self",
+  ],
+  [
+    "NaN in the payload (JSON.stringify would send null)",
+    "createProspectLog",
+    () => ({ source: "crm", payload: { score: Number.NaN } }),
+    "/payload/score",
+    "payload/score",
+  ],
+  [
+    "Infinity in the payload",
+    "createProspectLog",
+    () => ({ source: "crm", payload: { list: [1, Number.POSITIVE_INFINITY] } }),
+    "/payload/list/1",
+    "payload/list/1",
+  ],
+  [
+    "-Infinity in the payload",
+    "createProspectLog",
+    () => ({ source: "crm", payload: { low: Number.NEGATIVE_INFINITY } }),
+    "/payload/low",
+    "payload/low",
+  ],
+  [
+    "a lone surrogate in a payload string",
+    "createProspectLog",
+    () => ({ source: "crm", payload: { note: "a\uD83Db" } }),
+    "/payload/note",
+    "payload/note",
+  ],
+  [
+    "a lone surrogate in a payload field name",
+    "createProspectLog",
+    () => ({ source: "crm", payload: { ["k\uDFFF"]: 1 } }),
+    "/payload/k\uDFFF",
+    "payload/k\uDFFF",
+  ],
   ["a function in the payload", "createProspectLog", () => ({ source: "crm", payload: { run: () => 1 } }), "/payload/run", "payload/run"],
 ];
 
@@ -62,7 +122,12 @@ describe("issue 17.5: what JSON cannot carry is a RequestValidationError naming 
 
   it("an input whose getter throws is a RequestValidationError too, not the getter's error", async () => {
     const { client, calls } = clientWith({ validateRequests: false });
-    const input = { source: "crm", get payload(): never { throw new RangeError("boom"); } };
+    const input = {
+      source: "crm",
+      get payload(): never {
+        throw new RangeError("boom");
+      },
+    };
     const error = await caught(client.createProspectLog(input as never));
     expect(error).toMatchObject({ kind: "RequestValidationError", errors: [{ pointer: "", code: "unreadable" }] });
     expect(calls).toHaveLength(0);
@@ -79,9 +144,16 @@ describe("issue 11.11: every issue in a message names its field", () => {
 
   it("several issues at once, each with its field", async () => {
     const { client } = clientWith();
-    const error = (await caught(client.updateWebhookSubscription({ subscriptionId: "", secret: "x", events: [] } as never))) as RequestValidationError;
+    const error = (await caught(
+      client.updateWebhookSubscription({ subscriptionId: "", secret: "x", events: [] } as never),
+    )) as RequestValidationError;
     for (const { pointer, detail } of error.errors) expect(detail.startsWith(`${pointer.slice(1)} `)).toBe(true);
-    expect(error.message.split(": ")[1]!.split("; ").map((part) => part.split(" ")[0])).toEqual(error.errors.map((e) => e.pointer.slice(1)));
+    expect(
+      error.message
+        .split(": ")[1]!
+        .split("; ")
+        .map((part) => part.split(" ")[0]),
+    ).toEqual(error.errors.map((e) => e.pointer.slice(1)));
   });
 });
 
@@ -102,9 +174,21 @@ const anything = fc.anything({
 
 /** A valid input of each operation with any of its fields (or the whole input) replaced by anything. */
 const inputs = {
-  createProspectLog: fc.oneof(anything, fc.record({ source: fc.oneof(fc.constant("crm"), anything), payload: anything, email: anything, idempotencyKey: anything }, { requiredKeys: ["source", "payload"] })),
+  createProspectLog: fc.oneof(
+    anything,
+    fc.record(
+      { source: fc.oneof(fc.constant("crm"), anything), payload: anything, email: anything, idempotencyKey: anything },
+      { requiredKeys: ["source", "payload"] },
+    ),
+  ),
   getPage: fc.oneof(anything, fc.record({ pageGroupId: fc.oneof(fc.string({ unit: "binary", minLength: 1 }), anything), pageId: anything })),
-  updateWebhookSubscription: fc.oneof(anything, fc.record({ subscriptionId: fc.oneof(fc.string({ unit: "binary", minLength: 1 }), anything), url: anything, events: anything, active: anything }, { requiredKeys: ["subscriptionId"] })),
+  updateWebhookSubscription: fc.oneof(
+    anything,
+    fc.record(
+      { subscriptionId: fc.oneof(fc.string({ unit: "binary", minLength: 1 }), anything), url: anything, events: anything, active: anything },
+      { requiredKeys: ["subscriptionId"] },
+    ),
+  ),
 } as const;
 
 describe("issue 17.5: the input conversion of every operation throws nothing but a ProspectKitError (property)", () => {

@@ -56,7 +56,10 @@ describe("issue 3.8: logLevel picks which lines reach the logger", () => {
     const info = vi.spyOn(console, "info").mockImplementation(() => {});
     server.script({ body: page });
     await clientFor(server.url, { logLevel: "info" }).getPage(ids);
-    expect(info).toHaveBeenCalledWith(expect.stringMatching(/^prospectkit: 200 GET http:\/\/127\.0\.0\.1:\d+\/v0\/page_groups\/g\/pages\/p$/), expect.objectContaining({ status: 200 }));
+    expect(info).toHaveBeenCalledWith(
+      expect.stringMatching(/^prospectkit: 200 GET http:\/\/127\.0\.0\.1:\d+\/v0\/page_groups\/g\/pages\/p$/),
+      expect.objectContaining({ status: 200 }),
+    );
   });
 });
 

@@ -12,8 +12,8 @@ import {
 import { REDACTED } from "../../src/redact.js";
 import { fakeFetch, json } from "./support/fetch.js";
 import { API_KEY, caught, clientFor, createBody, page } from "./support/fixtures.js";
-import { leakForms, leaksOf, ODD_KEY } from "./support/leaks.js";
 import { type Scripted, startServer, useServer } from "./support/http-server.js";
+import { leakForms, leaksOf, ODD_KEY } from "./support/leaks.js";
 
 const server = useServer();
 
@@ -45,10 +45,30 @@ const scenarios: [string, () => Promise<unknown>][] = [
   ["ConfigurationError", async () => createClient({ apiKey: API_KEY, baseUrl: "ftp://x" })],
   ["RequestValidationError", () => clientFor(server.url).createProspectLog({ source: "", payload: [] as never })],
   ["AuthenticationError echoing the key", () => (server.script(echo(401)), clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }))],
-  ["RateLimitError echoing the key", () => (server.script({ ...echo(429), headers: { ...echo(429).headers, "retry-after": "600" } }), clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }))],
-  ["InternalServerError echoing the key as text", () => (server.script({ status: 500, headers: { "content-type": "text/plain" }, body: `crash ${API_KEY}` }), clientFor(server.url, { maxRetries: 0 }).getPage({ pageGroupId: "g", pageId: "p" }))],
-  ["ResponseValidationError echoing the key", () => (server.script({ body: { ...page, pageId: 1, echo: API_KEY } }), clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }))],
-  ["APITimeoutError", () => (server.script({ delayMs: 300, body: page }), clientFor(server.url, { timeoutMs: 20, maxRetries: 0 }).getPage({ pageGroupId: "g", pageId: "p" }))],
+  [
+    "RateLimitError echoing the key",
+    () => (
+      server.script({ ...echo(429), headers: { ...echo(429).headers, "retry-after": "600" } }),
+      clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" })
+    ),
+  ],
+  [
+    "InternalServerError echoing the key as text",
+    () => (
+      server.script({ status: 500, headers: { "content-type": "text/plain" }, body: `crash ${API_KEY}` }),
+      clientFor(server.url, { maxRetries: 0 }).getPage({ pageGroupId: "g", pageId: "p" })
+    ),
+  ],
+  [
+    "ResponseValidationError echoing the key",
+    () => (server.script({ body: { ...page, pageId: 1, echo: API_KEY } }), clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" })),
+  ],
+  [
+    "APITimeoutError",
+    () => (
+      server.script({ delayMs: 300, body: page }), clientFor(server.url, { timeoutMs: 20, maxRetries: 0 }).getPage({ pageGroupId: "g", pageId: "p" })
+    ),
+  ],
   ["APIUserAbortError", () => clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }, { signal: AbortSignal.abort() })],
   [
     "APIConnectionError from a fetch whose error repeats the headers",
@@ -88,7 +108,9 @@ describe("issue 3.7: the key is never handed to another host", () => {
     const elsewhere = await startServer();
     try {
       server.script({ status, headers: { location: `${elsewhere.url}/steal` } });
-      const error = await clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }).catch((caught: unknown) => caught);
+      const error = await clientFor(server.url)
+        .getPage({ pageGroupId: "g", pageId: "p" })
+        .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ kind: "APIError", status, attempts: 1 });
       expect(server.received).toHaveLength(1);
       expect(elsewhere.received).toHaveLength(0);
@@ -102,7 +124,8 @@ describe("issue 3.7 and 3.8: log lines and hook arguments never carry the key", 
   it("at logLevel debug, through every hook, on success, retry and failure", async () => {
     server.script({ ...echo(503), headers: { ...echo(503).headers, "retry-after-ms": "0" } }, echo(401));
     const lines: string[] = [];
-    const record = (level: string) => (message: string, data?: object) => void lines.push(`${level} ${message} ${inspect(data, { depth: 10 })} ${JSON.stringify(data)}`);
+    const record = (level: string) => (message: string, data?: object) =>
+      void lines.push(`${level} ${message} ${inspect(data, { depth: 10 })} ${JSON.stringify(data)}`);
     const logger: Logger = { error: record("error"), warn: record("warn"), info: record("info"), debug: record("debug") };
     const events: unknown[] = [];
     const client = clientFor(server.url, {
@@ -133,15 +156,29 @@ describe("issue 3.7 and 3.8: log lines and hook arguments never carry the key", 
 });
 
 describe("issue 17.1-17.3: the key is redacted at every boundary where server data enters an error, a log line or a hook", () => {
-  const withOddKey = (options: Parameters<typeof clientFor>[1] = {}) => createClient({ apiKey: ODD_KEY, baseUrl: server.url, maxRetries: 0, ...options });
+  const withOddKey = (options: Parameters<typeof clientFor>[1] = {}) =>
+    createClient({ apiKey: ODD_KEY, baseUrl: server.url, maxRetries: 0, ...options });
   const escaped = `\\u0073${ODD_KEY.slice(1).replaceAll("/", "\\/")}`; // how a JSON encoder may write it
 
   it.each<[string, Scripted]>([
     ["the reason phrase of an empty 403 (17.1)", { status: 403, statusText: `Forbidden for ${ODD_KEY}` }],
-    ["a problem detail holding the key JSON-escaped (17.2)", { status: 401, headers: { "content-type": "application/problem+json" }, body: `{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","detail":"bad key ${escaped}"}` }],
-    ["a problem detail holding the key URL-encoded", { status: 400, body: { type: "about:blank", title: "t", status: 400, detail: `GET /x?key=${encodeURIComponent(ODD_KEY)}` } }],
+    [
+      "a problem detail holding the key JSON-escaped (17.2)",
+      {
+        status: 401,
+        headers: { "content-type": "application/problem+json" },
+        body: `{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","detail":"bad key ${escaped}"}`,
+      },
+    ],
+    [
+      "a problem detail holding the key URL-encoded",
+      { status: 400, body: { type: "about:blank", title: "t", status: 400, detail: `GET /x?key=${encodeURIComponent(ODD_KEY)}` } },
+    ],
     ["a text body holding the key JSON-escaped", { status: 500, headers: { "content-type": "text/plain" }, body: `crash "${escaped}"` }],
-    ["a request ID and a header echoing the key", { status: 404, headers: { "x-request-id": `req_${ODD_KEY}`, "x-echo": encodeURIComponent(ODD_KEY) } }],
+    [
+      "a request ID and a header echoing the key",
+      { status: 404, headers: { "x-request-id": `req_${ODD_KEY}`, "x-echo": encodeURIComponent(ODD_KEY) } },
+    ],
   ])("%s: in no serialisation, in no form", async (_, answer) => {
     server.script(answer);
     const error = await caught(withOddKey().getPage({ pageGroupId: "g", pageId: "p" }));
@@ -157,7 +194,11 @@ describe("issue 17.1-17.3: the key is redacted at every boundary where server da
   });
 
   it("17.2: a JSON-escaped key is redacted in the parsed fields too, the rest of the detail kept", async () => {
-    server.script({ status: 401, headers: { "content-type": "application/problem+json" }, body: `{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","requestId":"req_1","detail":"bad key ${escaped}"}` });
+    server.script({
+      status: 401,
+      headers: { "content-type": "application/problem+json" },
+      body: `{"type":"about:blank","title":"t","status":401,"code":"invalid_api_key","requestId":"req_1","detail":"bad key ${escaped}"}`,
+    });
     const error = (await caught(withOddKey().getPage({ pageGroupId: "g", pageId: "p" }))) as AuthenticationError;
     expect(error.detail).toBe(`bad key ${REDACTED}`);
     expect(error.problem?.detail).toBe(`bad key ${REDACTED}`);
@@ -172,7 +213,10 @@ describe("issue 17.1-17.3: the key is redacted at every boundary where server da
   it("17.3: warn mode hands onValidationIssue the body without the key (raw or escaped); the data returned is the server's", async () => {
     const events: ValidationIssueEvent[] = [];
     server.script({ body: invalidEchoingPage() });
-    const data = await withOddKey({ validateResponses: "warn", onValidationIssue: (event) => void events.push(event) }).getPage({ pageGroupId: "g", pageId: "p" });
+    const data = await withOddKey({ validateResponses: "warn", onValidationIssue: (event) => void events.push(event) }).getPage({
+      pageGroupId: "g",
+      pageId: "p",
+    });
     expect(events).toHaveLength(1);
     expect(events[0]!.body).toMatchObject({ echo2: REDACTED, pageId: page.pageId });
     expect(leaksOf(events[0], ODD_KEY)).toEqual([]);
@@ -183,7 +227,10 @@ describe("issue 17.1-17.3: the key is redacted at every boundary where server da
     const lines: string[] = [];
     const record = (message: string, data?: object) => void lines.push(format("%s %O", message, data), JSON.stringify(data));
     server.script({ body: invalidEchoingPage() });
-    await withOddKey({ validateResponses: "warn", logger: { error: record, warn: record, info: record, debug: record } }).getPage({ pageGroupId: "g", pageId: "p" });
+    await withOddKey({ validateResponses: "warn", logger: { error: record, warn: record, info: record, debug: record } }).getPage({
+      pageGroupId: "g",
+      pageId: "p",
+    });
     expect(lines.length).toBe(2);
     for (const line of lines) for (const form of leakForms(ODD_KEY)) expect(line).not.toContain(form);
   });
@@ -199,7 +246,11 @@ describe("issue 17.1-17.3: the key is redacted at every boundary where server da
     const lines: string[] = [];
     const record = (message: string, data?: object) => void lines.push(format("%s %O", message, data));
     const events: unknown[] = [];
-    const client = withOddKey({ logLevel: "debug", logger: { error: record, warn: record, info: record, debug: record }, onRequest: (event) => void events.push(event) });
+    const client = withOddKey({
+      logLevel: "debug",
+      logger: { error: record, warn: record, info: record, debug: record },
+      onRequest: (event) => void events.push(event),
+    });
     const unknown = await caught(client.createProspectLog({ source: "crm", payload: {}, [ODD_KEY]: 1 } as never));
     expect(leaksOf(unknown, ODD_KEY)).toEqual([]);
     server.script({ status: 404 });
@@ -214,7 +265,14 @@ describe("issue 11.10: redaction never rewrites what the server sent unless it h
   const notFound: Scripted = {
     status: 404,
     headers: { "content-type": "application/problem+json", "x-request-id": "req_01hzykq2wb" },
-    body: { type: "about:blank", title: "Not Found", status: 404, code: "not_found", detail: "No webhook subscription with this ID", requestId: "req_01hzykq2wb" },
+    body: {
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      code: "not_found",
+      detail: "No webhook subscription with this ID",
+      requestId: "req_01hzykq2wb",
+    },
   };
 
   it.each([

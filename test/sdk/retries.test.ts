@@ -24,7 +24,10 @@ const now = (answer: Scripted): Scripted => ({ ...answer, headers: { ...answer.h
 /** Headers with every "DATE+n" value replaced by the HTTP date n seconds from now (resolved when the test runs). */
 const withDates = (headers: Record<string, string>) =>
   Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, value.startsWith("DATE+") ? new Date(Date.now() + Number(value.slice(5)) * 1000).toUTCString() : value]),
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      value.startsWith("DATE+") ? new Date(Date.now() + Number(value.slice(5)) * 1000).toUTCString() : value,
+    ]),
   );
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -344,8 +347,11 @@ describe("issue 17.7: only 500-599 are server errors; a status outside 100-599 i
   ])("status %i: %s after %i attempts", async (status, kind, attempts) => {
     const { fetch, calls } = fakeFetch(() => new Response("{}", { status: 200, headers: { "retry-after-ms": "0" } }));
     // a Response cannot be built with a status over 599: present one the way a broken proxy would reach us
-    const broken: typeof fetch = async (url, init) => Object.defineProperties(await fetch(url, init), { status: { value: status }, ok: { value: false } });
-    const error = await caught(createClient({ apiKey: API_KEY, baseUrl: "https://api.example.com", fetch: broken }).getPage({ pageGroupId: "g", pageId: "p" }));
+    const broken: typeof fetch = async (url, init) =>
+      Object.defineProperties(await fetch(url, init), { status: { value: status }, ok: { value: false } });
+    const error = await caught(
+      createClient({ apiKey: API_KEY, baseUrl: "https://api.example.com", fetch: broken }).getPage({ pageGroupId: "g", pageId: "p" }),
+    );
     expect(error).toMatchObject({ kind, status, attempts });
     expect(calls).toHaveLength(attempts);
   });

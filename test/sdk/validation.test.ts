@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RequestValidationError, ResponseValidationError, type ValidationIssueEvent, type ValidationMode } from "../../src/index.js";
 import { createMockApi, DEFAULT_API_KEY, DEFAULT_BASE_URL } from "../../mock/core.js";
+import { RequestValidationError, ResponseValidationError, type ValidationIssueEvent, type ValidationMode } from "../../src/index.js";
 import { caught, clientFor, createBody, page, prospectLog, subscription } from "./support/fixtures.js";
 import { type Scripted, useServer } from "./support/http-server.js";
 
@@ -8,7 +8,6 @@ const server = useServer();
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
 
 describe("issue 3.3: request bodies are checked against the strict schemas before anything is sent", () => {
   it.each<[string, unknown, string[]]>([
@@ -34,7 +33,12 @@ describe("issue 3.3: request bodies are checked against the strict schemas befor
     ["an ftp url", { subscriptionId: "s", url: "ftp://x.example" }, ["/url"], ["invalid_format"]],
     ["active as a string", { subscriptionId: "s", active: "no" }, ["/active"], ["invalid_type"]],
     ["an unknown field", { subscriptionId: "s", secret: "x" }, ["/secret"], ["unknown_field"]],
-    ["an empty ID and an empty events list at once", { subscriptionId: "", events: [] }, ["/subscriptionId", "/events"], ["too_short", "events_empty"]],
+    [
+      "an empty ID and an empty events list at once",
+      { subscriptionId: "", events: [] },
+      ["/subscriptionId", "/events"],
+      ["too_short", "events_empty"],
+    ],
   ])("updateWebhookSubscription with %s", async (_rule, params, pointers, codes) => {
     const error = (await caught(clientFor(server.url).updateWebhookSubscription(params as never))) as RequestValidationError;
     expect(error.errors.map((e) => e.pointer)).toEqual(pointers);
@@ -69,7 +73,10 @@ describe("issue 3.3: request bodies are checked against the strict schemas befor
     ["on one call", {}, { validateRequests: false }],
   ])("can be switched off %s: the body is sent as given", async (_rule, clientOptions, callOptions) => {
     server.script({ status: 400, body: { code: "invalid_request" } });
-    const call = clientFor(server.url, { ...clientOptions, maxRetries: 0 }).createProspectLog({ source: "", payload: {}, emial: "x" } as never, callOptions);
+    const call = clientFor(server.url, { ...clientOptions, maxRetries: 0 }).createProspectLog(
+      { source: "", payload: {}, emial: "x" } as never,
+      callOptions,
+    );
     await expect(call).rejects.toMatchObject({ kind: "BadRequestError" });
     expect(server.received[0]?.json).toMatchObject({ source: "", emial: "x" });
   });
@@ -79,8 +86,18 @@ const drifted: [string, string, Scripted, unknown][] = [
   ["createProspectLog", "a missing prospectLogId", { status: 201, body: { ...prospectLog, prospectLogId: undefined } }, ["/prospectLogId"]],
   ["createProspectLog", "createdAt without Z", { status: 201, body: { ...prospectLog, createdAt: "2024-02-29T12:00:00" } }, ["/createdAt"]],
   ["getPage", "customName missing (it must be present, null or a string)", { body: { ...page, customName: undefined } }, ["/customName"]],
-  ["getPage", "versionNumber as a string", { body: { ...page, publishedVersion: { ...page.publishedVersion, versionNumber: "3" } } }, ["/publishedVersion/versionNumber"]],
-  ["getPage", "publishedVersion.versionId missing (present, null when unpublished)", { body: { ...page, publishedVersion: { versionNumber: 3, publishedAt: null } } }, ["/publishedVersion/versionId"]],
+  [
+    "getPage",
+    "versionNumber as a string",
+    { body: { ...page, publishedVersion: { ...page.publishedVersion, versionNumber: "3" } } },
+    ["/publishedVersion/versionNumber"],
+  ],
+  [
+    "getPage",
+    "publishedVersion.versionId missing (present, null when unpublished)",
+    { body: { ...page, publishedVersion: { versionNumber: 3, publishedAt: null } } },
+    ["/publishedVersion/versionId"],
+  ],
   ["updateWebhookSubscription", "active as a string", { body: { ...subscription, active: "yes" } }, ["/active"]],
 ];
 
@@ -92,18 +109,21 @@ function callFor(operation: string, mode: ValidationMode, onValidationIssue?: (e
 }
 
 describe("issue 3.3: responses are checked in the mode strict (default), warn or off", () => {
-  it.each(drifted)("strict: %s with %s throws ResponseValidationError with the issues and the raw body", async (operation, _rule, answer, pointers) => {
-    server.script(answer);
-    const events: ValidationIssueEvent[] = [];
-    const error = (await caught(callFor(operation, "strict", (event) => void events.push(event)))) as ResponseValidationError;
-    expect(ResponseValidationError.is(error)).toBe(true);
-    expect(error.issues.map((issue) => issue.pointer)).toEqual(pointers);
-    expect(error.body).toBe(JSON.stringify(answer.body));
-    expect(error).toMatchObject({ operation, status: answer.status ?? 200 });
-    expect(error.requestId).toMatch(/^req_/);
-    expect(events).toHaveLength(1);
-    expect(server.received).toHaveLength(1); // a drifted response is not retried
-  });
+  it.each(drifted)(
+    "strict: %s with %s throws ResponseValidationError with the issues and the raw body",
+    async (operation, _rule, answer, pointers) => {
+      server.script(answer);
+      const events: ValidationIssueEvent[] = [];
+      const error = (await caught(callFor(operation, "strict", (event) => void events.push(event)))) as ResponseValidationError;
+      expect(ResponseValidationError.is(error)).toBe(true);
+      expect(error.issues.map((issue) => issue.pointer)).toEqual(pointers);
+      expect(error.body).toBe(JSON.stringify(answer.body));
+      expect(error).toMatchObject({ operation, status: answer.status ?? 200 });
+      expect(error.requestId).toMatch(/^req_/);
+      expect(events).toHaveLength(1);
+      expect(server.received).toHaveLength(1); // a drifted response is not retried
+    },
+  );
 
   it.each(drifted)("warn: %s with %s returns the data and reports the issue", async (operation, _rule, answer, pointers) => {
     server.script(answer);
@@ -160,7 +180,11 @@ describe("issue 3.3: forward compatibility: what the API adds later is never an 
     ["an unknown nested field", "getPage", { body: { ...page, publishedVersion: { ...page.publishedVersion, channel: "web" } } }],
     ["an unknown event kind", "updateWebhookSubscription", { body: { ...subscription, events: ["page.deleted", "form.submitted"] } }],
     ["events null (all kinds)", "updateWebhookSubscription", { body: { ...subscription, events: null } }],
-    ["an unpublished page (publishedVersion fields null)", "getPage", { body: { ...page, publishedVersion: { versionId: null, versionNumber: null, publishedAt: null } } }],
+    [
+      "an unpublished page (publishedVersion fields null)",
+      "getPage",
+      { body: { ...page, publishedVersion: { versionId: null, versionNumber: null, publishedAt: null } } },
+    ],
   ])("%s passes in strict mode and is kept in the data", async (_rule, operation, answer) => {
     server.script(answer);
     const onValidationIssue = vi.fn();

@@ -69,7 +69,9 @@ describe("one line per request", () => {
     await get(cli, "/v0/nothing", "wrong_secret_key");
     await cli.waitFor("/v0/nothing 401");
     const lines = cli.stdout().split("\n");
-    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/v0\/page_groups\/pagegroup_demo\/pages\/page_demo 200 \d+\.\d ms$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} GET \/v0\/page_groups\/pagegroup_demo\/pages\/page_demo 200 \d+\.\d ms$/),
+    );
     expect(lines).toContainEqual(expect.stringMatching(/ GET \/v0\/nothing 401 /));
     const afterBanner = cli.stdout().slice(cli.stdout().indexOf("Ctrl+C"));
     expect(afterBanner).not.toContain("secret_key_value");
@@ -123,11 +125,31 @@ describe("--data FILE", () => {
     ["a missing file", () => "/nonexistent/fixtures.json", /^prospectkit-mock: cannot read --data \/nonexistent\/fixtures\.json: no such file\n$/],
     ["a file that is not JSON", () => dataFile("{ pages: [] }"), /^prospectkit-mock: --data \S+ is not valid JSON: .+\n$/],
     ["an unknown top-level list", () => dataFile({ page: [] }), /^prospectkit-mock: --data \S+: \/page: is not a known field\n$/],
-    ["a field of the wrong type", () => dataFile({ pages: [{ customName: 42 }] }), /^prospectkit-mock: --data \S+: \/pages\/0\/customName: must be a string\n$/],
-    ["every failing field counted", () => dataFile({ pages: [{ customName: 42, computedName: false }] }), /: \/pages\/0\/customName: must be a string \(and 1 more problem\)\n$/],
-    ["a reference to a missing page group", () => dataFile({ pages: [{ pageGroupId: "pagegroup_nope" }] }), /: \/pages\/0\/pageGroupId: pageGroupId names no page group loaded before it\n$/],
-    ["publishing without a computed name", () => dataFile({ pages: [{ id: "p" }], pageVersions: [{ pageId: "p", publish: true }] }), /: \/pageVersions\/0\/publish: a version is processed before it is published: give its computedName\n$/],
-    ["an ID the demo data already uses", () => dataFile({ pageGroups: [{ id: DEMO_IDS.pageGroup }] }), /: \/pageGroups\/0\/id: .*already taken \(the demo data is loaded first; --no-demo leaves it out\)\n$/],
+    [
+      "a field of the wrong type",
+      () => dataFile({ pages: [{ customName: 42 }] }),
+      /^prospectkit-mock: --data \S+: \/pages\/0\/customName: must be a string\n$/,
+    ],
+    [
+      "every failing field counted",
+      () => dataFile({ pages: [{ customName: 42, computedName: false }] }),
+      /: \/pages\/0\/customName: must be a string \(and 1 more problem\)\n$/,
+    ],
+    [
+      "a reference to a missing page group",
+      () => dataFile({ pages: [{ pageGroupId: "pagegroup_nope" }] }),
+      /: \/pages\/0\/pageGroupId: pageGroupId names no page group loaded before it\n$/,
+    ],
+    [
+      "publishing without a computed name",
+      () => dataFile({ pages: [{ id: "p" }], pageVersions: [{ pageId: "p", publish: true }] }),
+      /: \/pageVersions\/0\/publish: a version is processed before it is published: give its computedName\n$/,
+    ],
+    [
+      "an ID the demo data already uses",
+      () => dataFile({ pageGroups: [{ id: DEMO_IDS.pageGroup }] }),
+      /: \/pageGroups\/0\/id: .*already taken \(the demo data is loaded first; --no-demo leaves it out\)\n$/,
+    ],
   ])("%s is one line on stderr and exit code 2", async (_, path, message) => {
     const exit = await runCliToExit(["--port", "0", "--data", path()]);
     expect(exit.code).toBe(2);
@@ -144,8 +166,16 @@ describe("exit code 2 with one line for every usage error", () => {
     ["a port that is not a number", ["--port", "http"], 'prospectkit-mock: --port must be a whole number from 0 to 65535, not "http"\n'],
     ["a port out of range", ["--port", "65536"], 'prospectkit-mock: --port must be a whole number from 0 to 65535, not "65536"\n'],
     ["a negative latency", ["--latency=-5"], 'prospectkit-mock: --latency must be milliseconds from 0 to 600000, not "-5"\n'],
-    ["an API key with a space", ["--port", "0", "--api-key", "has space"], "prospectkit-mock: --api-key: /apiKeys/0: must match the pattern /^[\\x21-\\x7e]{1,1024}$/\n"],
-    ["an address that is not local", ["--port", "0", "--host", "192.0.2.1"], "prospectkit-mock: cannot listen on 192.0.2.1:0: no such local address (try --host 127.0.0.1)\n"],
+    [
+      "an API key with a space",
+      ["--port", "0", "--api-key", "has space"],
+      "prospectkit-mock: --api-key: /apiKeys/0: must match the pattern /^[\\x21-\\x7e]{1,1024}$/\n",
+    ],
+    [
+      "an address that is not local",
+      ["--port", "0", "--host", "192.0.2.1"],
+      "prospectkit-mock: cannot listen on 192.0.2.1:0: no such local address (try --host 127.0.0.1)\n",
+    ],
   ])("%s", async (_, args, stderr) => {
     const exit = await runCliToExit(args);
     expect({ code: exit.code, stderr: exit.stderr, stdout: exit.stdout }).toEqual({ code: 2, stderr, stdout: "" });
@@ -158,7 +188,9 @@ describe("exit code 2 with one line for every usage error", () => {
     try {
       const exit = await runCliToExit(["--port", String(port)]);
       expect(exit.code).toBe(2);
-      expect(exit.stderr).toBe(`prospectkit-mock: port ${port} is already in use on 127.0.0.1 (choose another with --port, or --port 0 for a free one)\n`);
+      expect(exit.stderr).toBe(
+        `prospectkit-mock: port ${port} is already in use on 127.0.0.1 (choose another with --port, or --port 0 for a free one)\n`,
+      );
     } finally {
       blocker.close();
     }

@@ -45,7 +45,11 @@ async function readEvents(response: Response, count: number): Promise<LiveEvent[
 }
 
 const createLog = (url: string, key: string, source: string) =>
-  fetch(`${url}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ source, payload: {} }) });
+  fetch(`${url}/v0/prospect_logs`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ source, payload: {} }),
+  });
 
 describe("the console page and its files", () => {
   it("the page: HTML, a strict CSP, revalidated on every load, linking only this server's own files", async () => {
@@ -126,7 +130,11 @@ describe("the request hook marks the console's own traffic (the CLI prints the r
     const seen: AnsweredRequest[] = [];
     const hooked = await startMockServer({ port: 0, onRequest: (request) => seen.push(request) });
     try {
-      const response = await fetch(`${hooked.url}${path}`, { method, headers: { "x-api-key": DEFAULT_API_KEY, ...headers }, ...(method === "POST" && { body: "{}" }) });
+      const response = await fetch(`${hooked.url}${path}`, {
+        method,
+        headers: { "x-api-key": DEFAULT_API_KEY, ...headers },
+        ...(method === "POST" && { body: "{}" }),
+      });
       if (path === EVENTS_PATH) await response.body!.cancel();
       else await response.text();
       await expect.poll(() => seen.length).toBe(1);
@@ -159,7 +167,11 @@ describe("the live feed", () => {
     const reading = readEvents(feedA, 3);
     await createLog(server.url, KEY_B, "tenant-b-source");
     await createLog(server.url, KEY_A, "tenant-a-source");
-    await fetch(`${server.url}/__mock/page_groups`, { method: "POST", headers: { "x-api-key": KEY_A, "content-type": "application/json" }, body: "{}" });
+    await fetch(`${server.url}/__mock/page_groups`, {
+      method: "POST",
+      headers: { "x-api-key": KEY_A, "content-type": "application/json" },
+      body: "{}",
+    });
     const events = await reading;
     expect(events.map((event) => event.event)).toEqual(["ready", "request", "change"]);
     expect(events[1]!.data).toMatchObject({ method: "POST", path: "/v0/prospect_logs", status: 201, requestBody: { source: "tenant-a-source" } });

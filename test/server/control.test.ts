@@ -4,8 +4,8 @@
  * tenant's resources are 404) and its effect on the API.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PROBLEM_CONTENT_TYPE, ProblemDetails } from "../../src/schemas/index.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { PROBLEM_CONTENT_TYPE, ProblemDetails } from "../../src/schemas/index.js";
 
 const KEY_A = "key_tenant_a";
 const KEY_B = "key_tenant_b";
@@ -32,7 +32,11 @@ interface Answer {
   body: any;
 }
 
-async function call(method: string, path: string, options: { json?: unknown; raw?: BodyInit; key?: string | null; contentType?: string } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  path: string,
+  options: { json?: unknown; raw?: BodyInit; key?: string | null; contentType?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.key !== null) headers["x-api-key"] = options.key ?? KEY_A;
   const body = options.json === undefined ? options.raw : JSON.stringify(options.json);
@@ -85,7 +89,9 @@ describe("seeding pages through the control API", () => {
 
 describe("webhook subscriptions through the control API", () => {
   it("creates one with its secret, and PATCH /v0 updates it", async () => {
-    const created = await call("POST", "/__mock/webhook_subscriptions", { json: { url: "https://hooks.example.com/a", events: ["form.submitted", "form.submitted"] } });
+    const created = await call("POST", "/__mock/webhook_subscriptions", {
+      json: { url: "https://hooks.example.com/a", events: ["form.submitted", "form.submitted"] },
+    });
     expect(created).toMatchObject({ status: 201, body: { events: ["form.submitted"], active: true, secret: expect.stringMatching(/^whsec_/) } });
     const patched = await call("PATCH", `/v0/webhook_subscriptions/${created.body.id}`, { json: { active: false } });
     expect(patched.body).toMatchObject({ id: created.body.id, active: false });
@@ -162,7 +168,15 @@ describe("reset", () => {
 describe("validation like the API's own", () => {
   it.each([
     ["an unknown field", "/__mock/pages", { customname: "x" }, [["/customname", "unknown_field"]]],
-    ["wrong types, every field at once", "/__mock/pages", { customName: 1, computedName: null }, [["/customName", "invalid_type"], ["/computedName", "invalid_type"]]],
+    [
+      "wrong types, every field at once",
+      "/__mock/pages",
+      { customName: 1, computedName: null },
+      [
+        ["/customName", "invalid_type"],
+        ["/computedName", "invalid_type"],
+      ],
+    ],
     ["a missing pageId", "/__mock/page_versions", {}, [["/pageId", "required"]]],
     ["a URL that is not http(s)", "/__mock/webhook_subscriptions", { url: "ftp://example.com" }, [["/url", "invalid_format"]]],
     ["an empty events list", "/__mock/webhook_subscriptions", { url: "https://example.com", events: [] }, [["/events", "events_empty"]]],
@@ -186,7 +200,10 @@ describe("validation like the API's own", () => {
     [{ kind: "status", status: 503, times: 0 }, "times must be at least 1"],
     [{ kind: "latency", ms: 600_001 }, "ms must be at most 600000"],
     [{ kind: "boom" }, 'kind must be one of "status", "latency", "network-error", "malformed-body"'],
-    [{ kind: "status", status: 503, operation: "getPages" }, 'operation must be one of "all", "createProspectLog", "getPage", "updateWebhookSubscription"'],
+    [
+      { kind: "status", status: 503, operation: "getPages" },
+      'operation must be one of "all", "createProspectLog", "getPage", "updateWebhookSubscription"',
+    ],
   ])("a fault %j: the detail reads %j", async (json, detail) => {
     const answer = await call("POST", "/__mock/faults", { json });
     expectProblem(answer, 400, "invalid_request");
@@ -215,7 +232,10 @@ describe("authentication, tenancy and routes", () => {
     const missing = await call("POST", "/__mock/page_versions/version_missing/publish");
     expectProblem(other, 404, "not_found");
     expect(other.body.detail.replace("version_b", "X")).toBe(missing.body.detail.replace("version_missing", "X"));
-    expect((await call("POST", "/__mock/page_versions", { json: { pageId: "page_b" } })).body.errors[0]).toMatchObject({ pointer: "/pageId", code: "not_found" });
+    expect((await call("POST", "/__mock/page_versions", { json: { pageId: "page_b" } })).body.errors[0]).toMatchObject({
+      pointer: "/pageId",
+      code: "not_found",
+    });
   });
 
   it("another tenant's requests and data are not listed", async () => {

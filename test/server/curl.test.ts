@@ -6,9 +6,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadFixtures } from "../../mock/control/fixtures.js";
 import { DEFAULT_API_KEY, MAX_BODY_BYTES } from "../../mock/index.js";
 import { demoFixtures } from "../../mock/server/demo.js";
-import { loadFixtures } from "../../mock/control/fixtures.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
 
@@ -34,15 +34,45 @@ const json = ["-H", "content-type: application/json"];
 
 describe("curl against every route", () => {
   it.each([
-    ["create a prospect log entry", ["-X", "POST", "/v0/prospect_logs", ...json, "-d", '{"source":"crm","payload":{"x":1},"email":"c@example.com"}'], 201, /"createdProspect":true/],
+    [
+      "create a prospect log entry",
+      ["-X", "POST", "/v0/prospect_logs", ...json, "-d", '{"source":"crm","payload":{"x":1},"email":"c@example.com"}'],
+      201,
+      /"createdProspect":true/,
+    ],
     ["get a page", ["/v0/page_groups/pagegroup_demo/pages/page_demo"], 200, /"effectiveName":"Pricing"/],
-    ["update a subscription", ["-X", "PATCH", "/v0/webhook_subscriptions/webhooksubscription_demo", ...json, "-d", '{"events":["form.submitted"]}'], 200, /"events":\["form.submitted"\]/],
+    [
+      "update a subscription",
+      ["-X", "PATCH", "/v0/webhook_subscriptions/webhooksubscription_demo", ...json, "-d", '{"events":["form.submitted"]}'],
+      200,
+      /"events":\["form.submitted"\]/,
+    ],
     ["create a page group", ["-X", "POST", "/__mock/page_groups", ...json, "-d", '{"id":"pagegroup_curl"}'], 201, /"id":"pagegroup_curl"/],
-    ["create a page", ["-X", "POST", "/__mock/pages", ...json, "-d", '{"id":"page_curl","pageGroupId":"pagegroup_demo"}'], 201, /"pageId":"page_curl"/],
-    ["create a page version", ["-X", "POST", "/__mock/page_versions", ...json, "-d", '{"id":"pageversion_curl","pageId":"page_demo"}'], 201, /"versionNumber":2/],
-    ["process it", ["-X", "POST", "/__mock/page_versions/pageversion_curl/process", ...json, "-d", '{"computedName":"Plans"}'], 200, /"status":"processed"/],
+    [
+      "create a page",
+      ["-X", "POST", "/__mock/pages", ...json, "-d", '{"id":"page_curl","pageGroupId":"pagegroup_demo"}'],
+      201,
+      /"pageId":"page_curl"/,
+    ],
+    [
+      "create a page version",
+      ["-X", "POST", "/__mock/page_versions", ...json, "-d", '{"id":"pageversion_curl","pageId":"page_demo"}'],
+      201,
+      /"versionNumber":2/,
+    ],
+    [
+      "process it",
+      ["-X", "POST", "/__mock/page_versions/pageversion_curl/process", ...json, "-d", '{"computedName":"Plans"}'],
+      200,
+      /"status":"processed"/,
+    ],
     ["publish it", ["-X", "POST", "/__mock/page_versions/pageversion_curl/publish"], 200, /"status":"published"/],
-    ["create a subscription", ["-X", "POST", "/__mock/webhook_subscriptions", ...json, "-d", '{"url":"https://hooks.example.com/curl"}'], 201, /"secret":"whsec_/],
+    [
+      "create a subscription",
+      ["-X", "POST", "/__mock/webhook_subscriptions", ...json, "-d", '{"url":"https://hooks.example.com/curl"}'],
+      201,
+      /"secret":"whsec_/,
+    ],
     ["list prospects", ["/__mock/prospects"], 200, /"email":"c@example.com"/],
     ["list prospect logs", ["/__mock/prospect_logs"], 200, /"payload":\{"x":1\}/],
     ["list recorded requests", ["/__mock/requests"], 200, /"operation":"createProspectLog"/],
@@ -95,7 +125,10 @@ describe("every curl the banner prints works as printed", () => {
     expect(outputs[3]).toMatchObject({ data: [{ source: "crm", payload: { event: "signed_up", plan: "team" } }] });
     expect(outputs[4], "the demo inbox: empty until a version is published").toEqual({ data: [] });
     await cli.waitFor("GET /__mock/inbox/demo 200");
-    const statuses = cli.stdout().match(/ (POST|GET|PATCH) \S+ \d{3} /g)!.map((line) => line.trim().split(" ")[2]);
+    const statuses = cli
+      .stdout()
+      .match(/ (POST|GET|PATCH) \S+ \d{3} /g)!
+      .map((line) => line.trim().split(" ")[2]);
     expect(statuses).toEqual(["201", "200", "200", "200", "200"]);
     expect(cli.stdout()).toContain(`x-api-key: ${DEFAULT_API_KEY}`);
   });

@@ -20,7 +20,12 @@ const DOCUMENTED_URL = "http://127.0.0.1:4010";
 const blocks = (language: string) => [...guide.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]!);
 
 /** The JSON values curl printed one after another (curl adds no newline). */
-const values = (stdout: string): unknown[] => stdout.trim().replaceAll("}{", "}\n{").split("\n").map((line) => JSON.parse(line));
+const values = (stdout: string): unknown[] =>
+  stdout
+    .trim()
+    .replaceAll("}{", "}\n{")
+    .split("\n")
+    .map((line) => JSON.parse(line));
 
 const running: CliProcess[] = [];
 afterEach(async () => {

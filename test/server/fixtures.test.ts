@@ -10,7 +10,11 @@ describe("loadFixtures", () => {
   it("loads the demo data: a published page and a subscription with the documented IDs", () => {
     const api = fresh();
     loadFixtures(api.state, demoFixtures("http://127.0.0.1:4010"));
-    expect(api.state.pages.view(DEMO_IDS.page)).toMatchObject({ pageGroupId: DEMO_IDS.pageGroup, effectiveName: "Pricing", publishedVersion: { versionId: DEMO_IDS.pageVersion, versionNumber: 1 } });
+    expect(api.state.pages.view(DEMO_IDS.page)).toMatchObject({
+      pageGroupId: DEMO_IDS.pageGroup,
+      effectiveName: "Pricing",
+      publishedVersion: { versionId: DEMO_IDS.pageVersion, versionNumber: 1 },
+    });
     expect(api.state.webhookSubscriptions.get(DEMO_IDS.subscription)).toMatchObject({
       active: true,
       events: ["page.version.published"],
@@ -31,8 +35,18 @@ describe("loadFixtures", () => {
     ["a missing page group", { pages: [{ pageGroupId: "nope" }] }, "/pages/0/pageGroupId", "not_found"],
     ["a missing page", { pageVersions: [{ pageId: "nope" }] }, "/pageVersions/0/pageId", "not_found"],
     ["a taken ID", { pageGroups: [{ id: "g" }, { id: "g" }] }, "/pageGroups/1/id", "duplicate"],
-    ["publishing without a computed name", { pages: [{ id: "p" }], pageVersions: [{ pageId: "p", publish: true }] }, "/pageVersions/0/publish", "required_to_publish"],
-    ["an identifier another prospect holds", { prospects: [{ email: "a@example.com" }, { email: "A@example.com" }] }, "/prospects/1/email", "duplicate"],
+    [
+      "publishing without a computed name",
+      { pages: [{ id: "p" }], pageVersions: [{ pageId: "p", publish: true }] },
+      "/pageVersions/0/publish",
+      "required_to_publish",
+    ],
+    [
+      "an identifier another prospect holds",
+      { prospects: [{ email: "a@example.com" }, { email: "A@example.com" }] },
+      "/prospects/1/email",
+      "duplicate",
+    ],
     ["an invalid prospect log", { prospectLogs: [{ source: "", payload: {} }] }, "/prospectLogs/0/source", "too_short"],
   ])("%s is refused, naming %s", (_, document, pointer, code) => {
     const api = fresh();

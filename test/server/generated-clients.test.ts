@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createClient as heyApi, defaultPlugins } from "@hey-api/openapi-ts";
+import { defaultPlugins, createClient as heyApi } from "@hey-api/openapi-ts";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
@@ -38,7 +38,24 @@ afterAll(() => server.close());
 /** Type-checks files with the project's TypeScript in strict mode; returns the diagnostics. */
 async function tscStrict(files: string[]): Promise<string> {
   const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
-  const args = [tsc, "--ignoreConfig", "--strict", "--noEmit", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,dom", "--types", "node", ...files];
+  const args = [
+    tsc,
+    "--ignoreConfig",
+    "--strict",
+    "--noEmit",
+    "--skipLibCheck",
+    "--module",
+    "nodenext",
+    "--moduleResolution",
+    "nodenext",
+    "--target",
+    "es2022",
+    "--lib",
+    "es2022,dom",
+    "--types",
+    "node",
+    ...files,
+  ];
   return promisify(execFile)(process.execPath, args, { cwd: ROOT }).then(
     () => "",
     (error: { stdout: string }) => error.stdout,

@@ -3,7 +3,7 @@
  * reading the rest (and before `100 Continue`), clients that disconnect midway, loopback by
  * default, and requests fetch cannot represent.
  */
-import { request as httpRequest, Agent } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES } from "../../mock/index.js";
@@ -45,7 +45,11 @@ describe("CORS for browser prototyping", () => {
   it("answers a preflight from any origin for x-api-key and content-type, without a key", async () => {
     const response = await fetch(`${server.url}/v0/webhook_subscriptions/sub_1`, {
       method: "OPTIONS",
-      headers: { origin: "http://localhost:5173", "access-control-request-method": "PATCH", "access-control-request-headers": "x-api-key, content-type" },
+      headers: {
+        origin: "http://localhost:5173",
+        "access-control-request-method": "PATCH",
+        "access-control-request-headers": "x-api-key, content-type",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -110,10 +114,19 @@ describe("the 1 MiB cap", () => {
     const body = JSON.stringify({ source: "crm", payload: {} });
     const { port } = new URL(server.url);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ port, host: "127.0.0.1", method: "POST", path: "/v0/prospect_logs", headers: { "x-api-key": KEY, "content-type": "application/json", "content-length": body.length, expect: "100-continue" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = httpRequest(
+        {
+          port,
+          host: "127.0.0.1",
+          method: "POST",
+          path: "/v0/prospect_logs",
+          headers: { "x-api-key": KEY, "content-type": "application/json", "content-length": body.length, expect: "100-continue" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on("continue", () => req.end(body));
       req.on("error", reject);
     });
@@ -134,7 +147,9 @@ describe("clients that go away", () => {
     const { port } = new URL(server.url);
     const socket = connect(Number(port), "127.0.0.1");
     await new Promise<void>((done) => socket.once("connect", done));
-    socket.write(`${head(["POST /v0/prospect_logs HTTP/1.1", "Host: mock", `x-api-key: ${KEY}`, "content-type: application/json", "content-length: 1000"])}{"source":"crm"`);
+    socket.write(
+      `${head(["POST /v0/prospect_logs HTTP/1.1", "Host: mock", `x-api-key: ${KEY}`, "content-type: application/json", "content-length: 1000"])}{"source":"crm"`,
+    );
     await new Promise((done) => setTimeout(done, 50));
     socket.destroy();
     await new Promise((done) => setTimeout(done, 50));
@@ -177,7 +192,14 @@ describe("where it listens and what it accepts", () => {
   });
 
   it("an absolute-form request target (a proxy's) is served by its path", async () => {
-    const { text } = await raw(head(["GET http://elsewhere.example/v0/page_groups/group_1/pages/page_1 HTTP/1.1", "Host: elsewhere.example", `x-api-key: ${KEY}`, "connection: close"]));
+    const { text } = await raw(
+      head([
+        "GET http://elsewhere.example/v0/page_groups/group_1/pages/page_1 HTTP/1.1",
+        "Host: elsewhere.example",
+        `x-api-key: ${KEY}`,
+        "connection: close",
+      ]),
+    );
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
   });
 

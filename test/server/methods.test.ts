@@ -72,7 +72,11 @@ describe("TRACE, TRACK and CONNECT: 401 first, then 405 with Allow, always x-req
   it.each(FORBIDDEN_BY_FETCH.flatMap((method) => ROUTES.map((route) => [method, route.path, route.allow] as const)))(
     "%s %s: 401 without a key, 401 with a wrong one, 405 with Allow %s with a good one",
     async (method, path, allow) => {
-      for (const [key, status] of [[null, 401], ["wrong_key", 401], [KEY, 405]] as const) {
+      for (const [key, status] of [
+        [null, 401],
+        ["wrong_key", 401],
+        [KEY, 405],
+      ] as const) {
         const answer = await send(method, path, key);
         expect(answer.status).toBe(status);
         expect(answer.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
@@ -134,7 +138,11 @@ describe("HEAD is served wherever GET is, without a body", () => {
 describe("every listing of stored data keeps answering (a body nested 10,000 levels is refused)", () => {
   it("after a 10,000-level payload, the control listings still answer with x-request-id", async () => {
     const body = `{"source":"crm","payload":{"d":${"[".repeat(10_000)}${"]".repeat(10_000)}}}`;
-    const post = await fetch(`${server.url}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": KEY, "content-type": "application/json" }, body });
+    const post = await fetch(`${server.url}/v0/prospect_logs`, {
+      method: "POST",
+      headers: { "x-api-key": KEY, "content-type": "application/json" },
+      body,
+    });
     expect(post.status).toBe(400);
     for (const path of ["/__mock/prospect_logs", "/__mock/requests", "/__mock/prospects"]) {
       const answer = await fetch(`${server.url}${path}`, { headers: { "x-api-key": KEY } });

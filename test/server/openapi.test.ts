@@ -91,19 +91,24 @@ describe("the document", () => {
     expect(email.test("a@x-.co")).toBe(false);
   });
 
-  it.each([["openapi.json"], ["control.json"]])("%s lints clean with redocly (recommended-strict: no error, no warning)", async (name) => {
-    const file = join(mkdtempSync(join(tmpdir(), "pk-openapi-")), "openapi.json");
-    writeFileSync(file, JSON.stringify(name === "openapi.json" ? document : control));
-    const run = promisify(execFile);
-    const cli = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
-    const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
-    const result = await run(process.execPath, [cli, "lint", file, "--config", join(ROOT, "redocly.yaml"), "--format", "json"], { env, cwd: ROOT }).catch(
-      (error: { stdout: string; stderr: string }) => error,
-    );
-    const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { message: string }[] };
-    expect(report.problems.map((p) => p.message)).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-  }, 60_000);
+  it.each([["openapi.json"], ["control.json"]])(
+    "%s lints clean with redocly (recommended-strict: no error, no warning)",
+    async (name) => {
+      const file = join(mkdtempSync(join(tmpdir(), "pk-openapi-")), "openapi.json");
+      writeFileSync(file, JSON.stringify(name === "openapi.json" ? document : control));
+      const run = promisify(execFile);
+      const cli = join(ROOT, "node_modules/@redocly/cli/bin/cli.js");
+      const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
+      const result = await run(process.execPath, [cli, "lint", file, "--config", join(ROOT, "redocly.yaml"), "--format", "json"], {
+        env,
+        cwd: ROOT,
+      }).catch((error: { stdout: string; stderr: string }) => error);
+      const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: { message: string }[] };
+      expect(report.problems.map((p) => p.message)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    },
+    60_000,
+  );
 });
 
 type Case = readonly [method: string, path: string, template: string, body?: unknown, key?: string | null];
@@ -180,7 +185,9 @@ describe("a validator built from the document agrees with the live server", () =
       expect(validate(at, await response.json(), id), where).toEqual([]);
       covered.add(`${method} ${template}`);
     }
-    const documentedOperations = Object.entries({ ...document.paths, ...control.paths }).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const documentedOperations = Object.entries({ ...document.paths, ...control.paths }).flatMap(([path, item]) =>
+      Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect([...covered].sort()).toEqual(documentedOperations.sort());
   });
 
@@ -188,7 +195,20 @@ describe("a validator built from the document agrees with the live server", () =
 
   it.each([
     ["a minimal body", { source: "crm", payload: {} }],
-    ["every field", { source: "crm", type: "email.opened", payload: { x: [1] }, prospectId: `prospect_${"a".repeat(26)}`, email: "a@b.co", phoneNumber: "+14155550100", linkedinProfileUrl: "https://linkedin.com/in/a", idempotencyKey: "k", name: "A" }],
+    [
+      "every field",
+      {
+        source: "crm",
+        type: "email.opened",
+        payload: { x: [1] },
+        prospectId: `prospect_${"a".repeat(26)}`,
+        email: "a@b.co",
+        phoneNumber: "+14155550100",
+        linkedinProfileUrl: "https://linkedin.com/in/a",
+        idempotencyKey: "k",
+        name: "A",
+      },
+    ],
     ["no source", { payload: {} }],
     ["a source of 101 characters", { source: "s".repeat(101), payload: {} }],
     ["an empty type", { source: "crm", type: "", payload: {} }],
@@ -200,7 +220,11 @@ describe("a validator built from the document agrees with the live server", () =
     ["an idempotency key of 256 characters", { source: "crm", payload: {}, idempotencyKey: "k".repeat(256) }],
   ])("createProspectLog, %s: valid by the document exactly when the server accepts it", async (_, body) => {
     const valid = validate(requestBody("/v0/prospect_logs", "post"), body).length === 0;
-    const response = await fetch(`${server.url}/v0/prospect_logs`, { method: "POST", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}/v0/prospect_logs`, {
+      method: "POST",
+      headers: { "x-api-key": KEY, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect({ valid, accepted: response.status === 201 }).toEqual({ valid, accepted: valid });
   });
 
@@ -216,7 +240,11 @@ describe("a validator built from the document agrees with the live server", () =
     ["an unknown field", { actve: true }],
   ])("updateWebhookSubscription, %s: valid by the document exactly when the server accepts it", async (_, body) => {
     const valid = validate(requestBody("/v0/webhook_subscriptions/{subscription_id}", "patch"), body).length === 0;
-    const response = await fetch(`${server.url}/v0/webhook_subscriptions/sub_1`, { method: "PATCH", headers: { "x-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}/v0/webhook_subscriptions/sub_1`, {
+      method: "PATCH",
+      headers: { "x-api-key": KEY, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect({ valid, accepted: response.status === 200 }).toEqual({ valid, accepted: valid });
   });
 });

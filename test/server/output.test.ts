@@ -29,9 +29,25 @@ describe("requestLine", () => {
 
 describe("describeFieldErrors", () => {
   it.each([
-    [[{ pointer: "/pages/0/customName", code: "invalid_type", detail: "pages/0/customName must be a string" }], "/pages/0/customName: must be a string"],
-    [[{ pointer: "/a", code: "x", detail: "a is bad" }, { pointer: "/b", code: "x", detail: "b is bad" }], "/a: is bad (and 1 more problem)"],
-    [[{ pointer: "/a", code: "x", detail: "a is bad" }, { pointer: "/b", code: "x", detail: "" }, { pointer: "/c", code: "x", detail: "" }], "/a: is bad (and 2 more problems)"],
+    [
+      [{ pointer: "/pages/0/customName", code: "invalid_type", detail: "pages/0/customName must be a string" }],
+      "/pages/0/customName: must be a string",
+    ],
+    [
+      [
+        { pointer: "/a", code: "x", detail: "a is bad" },
+        { pointer: "/b", code: "x", detail: "b is bad" },
+      ],
+      "/a: is bad (and 1 more problem)",
+    ],
+    [
+      [
+        { pointer: "/a", code: "x", detail: "a is bad" },
+        { pointer: "/b", code: "x", detail: "" },
+        { pointer: "/c", code: "x", detail: "" },
+      ],
+      "/a: is bad (and 2 more problems)",
+    ],
     [[{ pointer: "", code: "invalid_type", detail: "the body must be an object" }], "the document: the body must be an object"],
   ])("%j → %s", (errors, line) => {
     expect(describeFieldErrors(errors)).toBe(line);
@@ -58,17 +74,35 @@ describe("banner", () => {
 
 describe("deliveryLine: one line per webhook attempt", () => {
   const at = new Date(2024, 1, 29, 12, 0, 1, 240);
-  const attempt = { eventId: "e", subscriptionId: "s", attempt: 1, at: "", ok: true, status: 200, reason: null, error: null, response: "", durationMs: 3.14, redelivery: false } as const;
+  const attempt = {
+    eventId: "e",
+    subscriptionId: "s",
+    attempt: 1,
+    at: "",
+    ok: true,
+    status: 200,
+    reason: null,
+    error: null,
+    response: "",
+    durationMs: 3.14,
+    redelivery: false,
+  } as const;
   const delivery = { type: "page.version.published", url: "http://127.0.0.1:4010/__mock/inbox/demo" } as const;
   it.each<[string, Partial<DeliveryAttempt>, string]>([
     ["a success: the status", {}, "12:00:01.240 webhook page.version.published http://127.0.0.1:4010/__mock/inbox/demo 200 3.1 ms\n"],
-    ["a failing status, on a retry: the status and the attempt number", { ok: false, status: 500, reason: "status", attempt: 3 }, "… 500 3.1 ms (attempt 3)\n"],
+    [
+      "a failing status, on a retry: the status and the attempt number",
+      { ok: false, status: 500, reason: "status", attempt: 3 },
+      "… 500 3.1 ms (attempt 3)\n",
+    ],
     ["a redirect: the word and the status", { ok: false, status: 302, reason: "redirect" }, "… redirect 302 3.1 ms\n"],
     ["no answer: the reason", { ok: false, status: null, reason: "refused" }, "… refused 3.1 ms\n"],
     ["a timeout", { ok: false, status: null, reason: "timeout", durationMs: 15000.04 }, "… timeout 15000.0 ms\n"],
     ["a redelivery", { redelivery: true, attempt: 2 }, "… 200 3.1 ms (redelivery)\n"],
   ])("%s", (_rule, change, expected) => {
     const line = deliveryLine({ ...attempt, ...change }, delivery, at);
-    expect(line).toBe(expected.startsWith("…") ? `12:00:01.240 webhook page.version.published http://127.0.0.1:4010/__mock/inbox/demo${expected.slice(1)}` : expected);
+    expect(line).toBe(
+      expected.startsWith("…") ? `12:00:01.240 webhook page.version.published http://127.0.0.1:4010/__mock/inbox/demo${expected.slice(1)}` : expected,
+    );
   });
 });

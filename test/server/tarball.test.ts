@@ -79,10 +79,11 @@ async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000):
   return check();
 }
 
-const refuses = (url: string) => fetch(`${url}/openapi.json`).then(
-  () => false,
-  () => true,
-);
+const refuses = (url: string) =>
+  fetch(`${url}/openapi.json`).then(
+    () => false,
+    () => true,
+  );
 
 describe("the server never outlives npx", () => {
   let dir: string;
@@ -121,10 +122,15 @@ describe("the server never outlives npx", () => {
   // itself with SIGINT once its child is done, and npm re-raises it (130 in a shell).
   it("Ctrl+C (SIGINT to the group) stops the server cleanly; npx ends with 0 or with SIGINT, as its shell decides", async () => {
     const { cli, below } = await npx();
-    const exited = new Promise<{ code: number | null; signal: string | null }>((done) => cli.child.once("exit", (code, signal) => done({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
+      cli.child.once("exit", (code, signal) => done({ code, signal })),
+    );
     process.kill(-cli.child.pid!, "SIGINT");
     const exit = await exited;
-    expect([{ code: 0, signal: null }, { code: null, signal: "SIGINT" }]).toContainEqual(exit);
+    expect([
+      { code: 0, signal: null },
+      { code: null, signal: "SIGINT" },
+    ]).toContainEqual(exit);
     await cli.waitFor("prospectkit-mock stopped\n");
     expect(cli.stderr()).not.toMatch(/error/i);
     expect(await refuses(cli.url)).toBe(true);

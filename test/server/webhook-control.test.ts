@@ -60,7 +60,11 @@ describe("secret rotation", () => {
     const before = (await call(mock.url, A, "GET", "/__mock/webhook_subscriptions/sub_a/secret")).body;
     expect(before).toEqual({ id: "sub_a", secret: expect.stringMatching(/^whsec_/), previousSecret: null });
     const rotated = (await call(mock.url, A, "POST", "/__mock/webhook_subscriptions/sub_a/secret/rotate")).body;
-    expect(rotated).toEqual({ id: "sub_a", secret: expect.stringMatching(/^whsec_/), previousSecret: { secret: before.secret, expiresAt: expect.any(String) } });
+    expect(rotated).toEqual({
+      id: "sub_a",
+      secret: expect.stringMatching(/^whsec_/),
+      previousSecret: { secret: before.secret, expiresAt: expect.any(String) },
+    });
     expect(rotated.secret).not.toBe(before.secret);
     expect((await call(mock.url, A, "GET", "/__mock/webhook_subscriptions/sub_a/secret")).body).toEqual(rotated);
     const count = received("/a").length;
@@ -68,7 +72,8 @@ describe("secret rotation", () => {
     await until(() => received("/a").length > count, "a delivery after the rotation");
     const request = received("/a").at(-1)!;
     expect(request.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
-    for (const secret of [rotated.secret, before.secret]) expect(new Webhook(secret).verify(request.body, request.headers)).toMatchObject({ data: { rotated: true } });
+    for (const secret of [rotated.secret, before.secret])
+      expect(new Webhook(secret).verify(request.body, request.headers)).toMatchObject({ data: { rotated: true } });
   });
 });
 
@@ -92,7 +97,12 @@ describe("the built-in inbox", () => {
   });
 
   it("a forged request is answered 400 and listed as unverified; an inbox nobody points at is a 404", async () => {
-    const headers = { "content-type": "application/json", "webhook-id": "msg_x", "webhook-timestamp": String(Math.floor(clock / 1000)), "webhook-signature": "v1,Zm9yZ2Vk" };
+    const headers = {
+      "content-type": "application/json",
+      "webhook-id": "msg_x",
+      "webhook-timestamp": String(Math.floor(clock / 1000)),
+      "webhook-signature": "v1,Zm9yZ2Vk",
+    };
     const forged = await fetch(`${mock.url}/__mock/inbox/mine`, { method: "POST", headers, body: '{"id":"msg_x"}' });
     expect(forged.status).toBe(400);
     expect(await forged.json()).toMatchObject({ code: "invalid_request", detail: expect.stringContaining("invalid_signature") });

@@ -6,10 +6,10 @@
  */
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
-import type { WebhookEventKind } from "../../src/index.js";
-import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../mock/webhooks/index.js";
-import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
 import { DEFAULT_WEBHOOK_CONCURRENCY } from "../../mock/server/delivery.js";
+import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
+import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../mock/webhooks/index.js";
+import type { WebhookEventKind } from "../../src/index.js";
 import { call, type Receiver, refusingUrl, startReceiver, until } from "./support/webhooks.js";
 
 const KEY = "key_hooks";
@@ -36,7 +36,8 @@ async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<R
   return started;
 }
 
-const formEvent = (base: string, data: object = { formId: "f1" }) => call(base, KEY, "POST", "/__mock/webhook_events", { kind: "form.submitted", data });
+const formEvent = (base: string, data: object = { formId: "f1" }) =>
+  call(base, KEY, "POST", "/__mock/webhook_events", { kind: "form.submitted", data });
 const deliveries = async (base: string) => (await call(base, KEY, "GET", "/__mock/webhook_deliveries")).body.data as any[];
 const secretOf = async (base: string) => (await call(base, KEY, "GET", `/__mock/webhook_subscriptions/${SUBSCRIPTION}/secret`)).body.secret as string;
 
@@ -58,11 +59,23 @@ describe("every due delivery is a signed POST over real HTTP", () => {
       expect(request.headers["content-type"]).toBe("application/json");
       return (verifier.verify(request.body, request.headers) as { type: string }).type;
     });
-    expect(types.sort()).toEqual(["form.enriched", "form.enrichment_failed", "form.submitted", "page.version.created", "page.version.processed", "page.version.published"]);
-    const recorded = await until(async () => ((await deliveries(mock.url)).every((d) => d.status === "succeeded") ? deliveries(mock.url) : undefined), "six succeeded");
+    expect(types.sort()).toEqual([
+      "form.enriched",
+      "form.enrichment_failed",
+      "form.submitted",
+      "page.version.created",
+      "page.version.processed",
+      "page.version.published",
+    ]);
+    const recorded = await until(
+      async () => ((await deliveries(mock.url)).every((d) => d.status === "succeeded") ? deliveries(mock.url) : undefined),
+      "six succeeded",
+    );
     expect(recorded).toHaveLength(6);
     for (const delivery of recorded) {
-      expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, ok: true, status: 204, reason: null, response: "", redelivery: false })]);
+      expect(delivery.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, ok: true, status: 204, reason: null, response: "", redelivery: false }),
+      ]);
       expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(0);
     }
   });
@@ -109,10 +122,15 @@ describe("a failing receiver: each fault recorded with its reason and retried on
   });
 
   it("500 then 200: the first attempt keeps the answer's excerpt, the retry succeeds", async () => {
-    const hooks = await receiver((_, response, n) => (n === 0 ? response.writeHead(500).end("boom: database down") : response.writeHead(200).end("ok")));
+    const hooks = await receiver((_, response, n) =>
+      n === 0 ? response.writeHead(500).end("boom: database down") : response.writeHead(200).end("ok"),
+    );
     const mock = await server(`${hooks.url}/flaky`, { timeScale: SCALE });
     await formEvent(mock.url);
-    const [delivery] = await until(async () => ((await deliveries(mock.url))[0]?.status === "succeeded" ? deliveries(mock.url) : undefined), "success");
+    const [delivery] = await until(
+      async () => ((await deliveries(mock.url))[0]?.status === "succeeded" ? deliveries(mock.url) : undefined),
+      "success",
+    );
     expect(delivery.attempts).toMatchObject([
       { attempt: 1, ok: false, status: 500, reason: "status", error: "HTTP 500", response: "boom: database down" },
       { attempt: 2, ok: true, status: 200, reason: null, response: "ok" },
@@ -146,7 +164,10 @@ describe("a failing receiver: each fault recorded with its reason and retried on
     });
     const mock = await server(`${hooks.url}/big`, { timeScale: SCALE });
     await formEvent(mock.url);
-    const [delivery] = await until(async () => ((await deliveries(mock.url))[0]?.status === "succeeded" ? deliveries(mock.url) : undefined), "success");
+    const [delivery] = await until(
+      async () => ((await deliveries(mock.url))[0]?.status === "succeeded" ? deliveries(mock.url) : undefined),
+      "success",
+    );
     expect(delivery.attempts).toHaveLength(1);
     expect(delivery.attempts[0].response).toBe("x".repeat(1024));
     expect(written, "the receiver was cut off long before 10 MB").toBeLessThan(10 * 1024 * 1024);
@@ -158,7 +179,11 @@ describe("a failing receiver: each fault recorded with its reason and retried on
     cleanup.push(async () => timers.forEach(clearTimeout));
     const mock = await server(`${hooks.url}/slow`, { timeScale: SCALE });
     await formEvent(mock.url);
-    const [delivery] = await until(async () => ((await deliveries(mock.url))[0]?.attempts.length >= 1 ? deliveries(mock.url) : undefined), "the timeout", 30_000);
+    const [delivery] = await until(
+      async () => ((await deliveries(mock.url))[0]?.attempts.length >= 1 ? deliveries(mock.url) : undefined),
+      "the timeout",
+      30_000,
+    );
     expect(delivery.attempts[0]).toMatchObject({ ok: false, status: null, reason: "timeout", error: "timeout after 15000 ms" });
     expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(WEBHOOK_ATTEMPT_TIMEOUT_MS - 50);
     expect(delivery.status).toBe("pending");

@@ -2,8 +2,8 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   ConfigurationError,
   ProspectKitError,
-  verifyWebhook,
   type VerifyWebhookOptions,
+  verifyWebhook,
   type WebhookEvent,
   type WebhookEventKind,
   WebhookVerificationError,
@@ -29,15 +29,15 @@ describe("verifyWebhook accepts a correctly signed delivery", () => {
   it.each<[string, Partial<VerifyWebhookOptions>]>([
     ["a plain header record", {}],
     ["a Fetch API Headers object", { headers: new Headers(signedHeaders(BODY)) }],
-    [
-      "header names in any case",
-      { headers: Object.fromEntries(Object.entries(signedHeaders(BODY)).map(([k, v]) => [k.toUpperCase(), v])) },
-    ],
+    ["header names in any case", { headers: Object.fromEntries(Object.entries(signedHeaders(BODY)).map(([k, v]) => [k.toUpperCase(), v])) }],
     ["the body as bytes (a Node Buffer)", { body: Buffer.from(BODY) }],
     ["several signatures, the first one matching", { headers: { ...signedHeaders(BODY), "webhook-signature": `${signature} v1,bm90IGl0` } }],
     ["several signatures, the last one matching", { headers: { ...signedHeaders(BODY), "webhook-signature": `v1,bm90IGl0 v1a,xyz ${signature}` } }],
     ["signatures in repeated header lines", { headers: { ...signedHeaders(BODY), "webhook-signature": ["v1,bm90IGl0", signature] } }],
-    ["a signature signed with the previous secret during rotation", { headers: { ...signedHeaders(BODY), "webhook-signature": `${referenceSignature(OTHER_SECRET, EVENT.id, NOW_SECONDS, BODY)} ${signature}` } }],
+    [
+      "a signature signed with the previous secret during rotation",
+      { headers: { ...signedHeaders(BODY), "webhook-signature": `${referenceSignature(OTHER_SECRET, EVENT.id, NOW_SECONDS, BODY)} ${signature}` } },
+    ],
     ["a timestamp exactly 300 s old (the tolerance is inclusive)", { headers: signedHeaders(BODY, NOW_SECONDS - 300) }],
     ["a timestamp exactly 300 s ahead", { headers: signedHeaders(BODY, NOW_SECONDS + 300) }],
     ["an hour-old timestamp within a custom tolerance", { headers: signedHeaders(BODY, NOW_SECONDS - 3600), toleranceSeconds: 3600 }],
@@ -65,10 +65,26 @@ describe("verifyWebhook rejects what must not be trusted, with a typed error nam
     ["a tampered body", { body: tampered }, "invalid_signature"],
     ["a body re-serialized with other whitespace", { body: JSON.stringify(EVENT, null, 2) }, "invalid_signature"],
     ["a tampered id", { headers: { ...signedHeaders(BODY), "webhook-id": "event_other" } }, "invalid_signature"],
-    ["a tampered timestamp inside the tolerance", { headers: { ...signedHeaders(BODY), "webhook-timestamp": String(NOW_SECONDS - 1) } }, "invalid_signature"],
-    ["a signature of another version only", { headers: { ...signedHeaders(BODY), "webhook-signature": signedHeaders(BODY)["webhook-signature"]!.replace("v1,", "v2,") } }, "invalid_signature"],
-    ["a signature without its version", { headers: { ...signedHeaders(BODY), "webhook-signature": signedHeaders(BODY)["webhook-signature"]!.slice(3) } }, "invalid_signature"],
-    ["a truncated signature", { headers: { ...signedHeaders(BODY), "webhook-signature": signedHeaders(BODY)["webhook-signature"]!.slice(0, -2) } }, "invalid_signature"],
+    [
+      "a tampered timestamp inside the tolerance",
+      { headers: { ...signedHeaders(BODY), "webhook-timestamp": String(NOW_SECONDS - 1) } },
+      "invalid_signature",
+    ],
+    [
+      "a signature of another version only",
+      { headers: { ...signedHeaders(BODY), "webhook-signature": signedHeaders(BODY)["webhook-signature"]!.replace("v1,", "v2,") } },
+      "invalid_signature",
+    ],
+    [
+      "a signature without its version",
+      { headers: { ...signedHeaders(BODY), "webhook-signature": signedHeaders(BODY)["webhook-signature"]!.slice(3) } },
+      "invalid_signature",
+    ],
+    [
+      "a truncated signature",
+      { headers: { ...signedHeaders(BODY), "webhook-signature": signedHeaders(BODY)["webhook-signature"]!.slice(0, -2) } },
+      "invalid_signature",
+    ],
     ["a timestamp 301 s old (a replay)", { headers: signedHeaders(BODY, NOW_SECONDS - 301) }, "timestamp_too_old"],
     ["a timestamp 301 s ahead", { headers: signedHeaders(BODY, NOW_SECONDS + 301) }, "timestamp_too_new"],
     ["a timestamp in milliseconds", { headers: signedHeaders(BODY, NOW.getTime()) }, "timestamp_too_new"],
@@ -83,10 +99,25 @@ describe("verifyWebhook rejects what must not be trusted, with a typed error nam
     ["a secret that is not base64", { secret: "whsec_not base64!" }, "invalid_secret"],
     ["an empty secret", { secret: "" }, "invalid_secret"],
     ["a signed body that is not JSON", { headers: signedHeaders("not json"), body: "not json" }, "invalid_payload"],
-    ["a signed body that is not UTF-8", { headers: { ...signedHeaders(BODY), "webhook-signature": referenceSignature(SECRET, EVENT.id, NOW_SECONDS, new Uint8Array([0xff])) }, body: new Uint8Array([0xff]) }, "invalid_payload"],
-    ["bytes that differ from the signed text though they decode alike", { headers: signedHeaders("\ufffd"), body: new Uint8Array([0xff]) }, "invalid_signature"],
+    [
+      "a signed body that is not UTF-8",
+      {
+        headers: { ...signedHeaders(BODY), "webhook-signature": referenceSignature(SECRET, EVENT.id, NOW_SECONDS, new Uint8Array([0xff])) },
+        body: new Uint8Array([0xff]),
+      },
+      "invalid_payload",
+    ],
+    [
+      "bytes that differ from the signed text though they decode alike",
+      { headers: signedHeaders("\ufffd"), body: new Uint8Array([0xff]) },
+      "invalid_signature",
+    ],
     ["a signed JSON body that is not an event", { headers: signedHeaders('{"id":"e"}'), body: '{"id":"e"}' }, "invalid_payload"],
-    ["a signed event whose data is an array", { headers: signedHeaders(JSON.stringify({ ...EVENT, data: [] })), body: JSON.stringify({ ...EVENT, data: [] }) }, "invalid_payload"],
+    [
+      "a signed event whose data is an array",
+      { headers: signedHeaders(JSON.stringify({ ...EVENT, data: [] })), body: JSON.stringify({ ...EVENT, data: [] }) },
+      "invalid_payload",
+    ],
   ])("%s", async (_rule, change, code) => {
     const error = await verify(change).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebhookVerificationError);
@@ -137,7 +168,7 @@ describe("WebhookVerificationError is one of the SDK's errors", () => {
   });
 });
 
-describe("issue 17.8: signature lines joined by a runtime with \", \" are each a candidate", () => {
+describe('issue 17.8: signature lines joined by a runtime with ", " are each a candidate', () => {
   const signature = signedHeaders(BODY)["webhook-signature"]!;
   const joined = (first: string, second: string) => {
     const headers = new Headers(signedHeaders(BODY));
@@ -150,7 +181,10 @@ describe("issue 17.8: signature lines joined by a runtime with \", \" are each a
   it.each<[string, () => Partial<VerifyWebhookOptions>]>([
     ["Headers with the valid line first", () => ({ headers: joined(signature, "v1,bm90IGl0") })],
     ["Headers with the valid line last", () => ({ headers: joined("v1,bm90IGl0", signature) })],
-    ["a Node req.headers record (lines joined with \", \"), valid first", () => ({ headers: { ...signedHeaders(BODY), "webhook-signature": `${signature}, v1,bm90IGl0` } })],
+    [
+      'a Node req.headers record (lines joined with ", "), valid first',
+      () => ({ headers: { ...signedHeaders(BODY), "webhook-signature": `${signature}, v1,bm90IGl0` } }),
+    ],
     ["a Node req.headers record, valid last", () => ({ headers: { ...signedHeaders(BODY), "webhook-signature": `v1,bm90IGl0, ${signature}` } })],
   ])("%s", async (_rule, change) => {
     expect(joined("a", "b").get("webhook-signature")).toBe("a, b"); // what the runtime does to repeated lines

@@ -91,7 +91,14 @@ export async function call<T = any>(method: string, path: string, body?: unknown
   try {
     response = await fetch(path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), cache: "no-store" });
   } catch {
-    return { ok: false, status: 0, body: null as T, requestId: null, fieldErrors: {}, message: "The server could not be reached. Is prospectkit-mock still running?" };
+    return {
+      ok: false,
+      status: 0,
+      body: null as T,
+      requestId: null,
+      fieldErrors: {},
+      message: "The server could not be reached. Is prospectkit-mock still running?",
+    };
   }
   const text = await response.text();
   let parsed: any = null;

@@ -68,10 +68,12 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
     const onEvent = (event: LiveEvent) => {
       if (event.event === "request") {
         const entry = event.data as LoggedRequest;
-        setRequests((list) => (list.some((known) => known.requestId === entry.requestId) ? list : [...(list.length >= MAX_REQUESTS ? list.slice(1) : list), entry]));
+        setRequests((list) =>
+          list.some((known) => known.requestId === entry.requestId) ? list : [...(list.length >= MAX_REQUESTS ? list.slice(1) : list), entry],
+        );
         soon();
       } else if (event.event === "change") {
-        if (event.data?.kind === "reset") (setRequests([]), void loadRequests());
+        if (event.data?.kind === "reset") setRequests([]), void loadRequests();
         soon();
       } else if (event.event === "ready") {
         // (Re)connected: catch up on whatever happened while the feed was down.
@@ -101,7 +103,10 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
       <nav aria-label="Views">
         <div role="tablist" aria-label="Views" onKeyDown=${onTabKey}>
           ${TABS.map(
-            ([id, label]) => html`<button type="button" role="tab" id=${`tab-${id}`} aria-selected=${tab === id ? "true" : "false"} aria-controls="panel"
+            ([
+              id,
+              label,
+            ]) => html`<button type="button" role="tab" id=${`tab-${id}`} aria-selected=${tab === id ? "true" : "false"} aria-controls="panel"
               tabindex=${tab === id ? 0 : -1} onClick=${() => setTab(id)}>${label}${id === "requests" && requests.length > 0 ? html` <span class="count">${requests.length}</span>` : ""}</button>`,
           )}
         </div>
@@ -114,12 +119,14 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
     <main id="panel" role="tabpanel" aria-labelledby=${`tab-${tab}`} tabindex="-1">
       ${problem && html`<p class="notice error" role="alert">${problem}</p>`}
       ${tab === "requests" && html`<${RequestsView} requests=${requests} />`}
-      ${tab === "state" &&
-      html`<div class="state-grid">
+      ${
+        tab === "state" &&
+        html`<div class="state-grid">
         <${PagesSection} groups=${state.pageGroups} pages=${state.pages} />
         <${SubscriptionsSection} subscriptions=${state.webhookSubscriptions} />
         <${ProspectsSection} prospects=${state.prospects} logs=${state.prospectLogs} />
-      </div>`}
+      </div>`
+      }
       ${tab === "webhooks" && html`<${WebhooksView} data=${webhooks} />`}
       ${tab === "scenarios" && html`<${ScenariosView} faults=${faults} />`}
     </main>

@@ -53,7 +53,11 @@ export function follow(key: string, handlers: LiveHandlers): () => void {
   const run = async () => {
     while (!controller.signal.aborted) {
       try {
-        const response = await fetch("/__mock/events", { headers: { "x-api-key": key, accept: "text/event-stream" }, signal: controller.signal, cache: "no-store" });
+        const response = await fetch("/__mock/events", {
+          headers: { "x-api-key": key, accept: "text/event-stream" },
+          signal: controller.signal,
+          cache: "no-store",
+        });
         if (response.status === 401) {
           const body = await response.json().catch(() => null);
           handlers.onStatus(false);

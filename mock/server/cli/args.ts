@@ -103,18 +103,23 @@ export function helpText(guide: string | undefined = serverGuide()): string {
 
 /** The first sentence of a parseArgs message, which goes on to explain positional arguments. */
 function firstSentence(message: string): string {
-  return message.split("\n", 1)[0]!.replace(/\. .*$/, "").replace(/\.$/, "");
+  return message
+    .split("\n", 1)[0]!
+    .replace(/\. .*$/, "")
+    .replace(/\.$/, "");
 }
 
 function port(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(text)}`);
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(text)}`);
   return Number(text);
 }
 
 function latency(text: string | undefined): number {
   if (text === undefined) return 0;
-  if (!/^\d+(\.\d+)?$/.test(text) || Number(text) > 600_000) throw new UsageError(`--latency must be milliseconds from 0 to 600000, not ${JSON.stringify(text)}`);
+  if (!/^\d+(\.\d+)?$/.test(text) || Number(text) > 600_000)
+    throw new UsageError(`--latency must be milliseconds from 0 to 600000, not ${JSON.stringify(text)}`);
   return Number(text);
 }
 

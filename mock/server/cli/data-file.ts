@@ -30,7 +30,8 @@ export function readDataFile(path: string): FixtureDocument {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (code ?? "unreadable");
+    const reason =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (code ?? "unreadable");
     throw new UsageError(`cannot read --data ${path}: ${reason}`);
   }
   let value: unknown;

@@ -4,12 +4,13 @@
  * never the API key).
  * @module
  */
-import { CONSOLE_PATH } from "../../console/handler.js";
+
 import { createProspectLogRoute, fillPath, getPageRoute, updateWebhookSubscriptionRoute } from "../../../src/operations.js";
+import { CONSOLE_PATH } from "../../console/handler.js";
 import { CONTROL_PATH_PREFIX } from "../../control/handler.js";
+import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
 import { OPENAPI_PATH } from "../app.js";
 import type { AnsweredRequest } from "../node-handler.js";
-import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
 
 /** What the banner shows. */
 export interface BannerInput {
@@ -90,10 +91,15 @@ export function banner(input: BannerInput): string {
     "List the stored prospect log entries (control API):",
     curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, apiKey),
     ...(input.webhooks?.inboxUrl
-      ? ["See the webhooks the subscription delivered to the built-in inbox, verified (publish a version to add one):", curl("GET", input.webhooks.inboxUrl, apiKey)]
+      ? [
+          "See the webhooks the subscription delivered to the built-in inbox, verified (publish a version to add one):",
+          curl("GET", input.webhooks.inboxUrl, apiKey),
+        ]
       : []),
     "",
-    input.quiet ? "Quiet: requests and webhook attempts are not printed. Ctrl+C stops." : "One line per request and per webhook attempt follows. Ctrl+C stops.",
+    input.quiet
+      ? "Quiet: requests and webhook attempts are not printed. Ctrl+C stops."
+      : "One line per request and per webhook attempt follows. Ctrl+C stops.",
     "",
   ].join("\n");
 }

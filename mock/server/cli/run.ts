@@ -8,10 +8,10 @@
  */
 import { VERSION } from "../../../src/version.js";
 import { loadFixtures } from "../../control/fixtures.js";
-import { MockStateError, type MockState } from "../../core.js";
 import { INBOX_PATH } from "../../control/inbox.js";
+import { type MockState, MockStateError } from "../../core.js";
 import { demoFixtures } from "../demo.js";
-import { startMockServer, type MockServer } from "../start.js";
+import { type MockServer, startMockServer } from "../start.js";
 import { type CliOptions, helpText, parseCli, UsageError } from "./args.js";
 import { describeFieldErrors, readDataFile } from "./data-file.js";
 import { banner, deliveryLine, requestLine } from "./output.js";
@@ -49,7 +49,8 @@ function fixturesOf(options: CliOptions): (state: MockState, server: { readonly 
       loadFixtures(state, data);
     } catch (error) {
       if (!(error instanceof MockStateError)) throw error;
-      const hint = options.demo && error.errors.some((field) => field.code === "duplicate") ? " (the demo data is loaded first; --no-demo leaves it out)" : "";
+      const hint =
+        options.demo && error.errors.some((field) => field.code === "duplicate") ? " (the demo data is loaded first; --no-demo leaves it out)" : "";
       throw new UsageError(`--data ${options.dataFile}: ${describeFieldErrors(error.errors)}${hint}`);
     }
   };
@@ -108,8 +109,8 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
     const options = parseCli(argv);
-    if (options.help) return (io.stdout.write(`${helpText()}\n`), 0);
-    if (options.version) return (io.stdout.write(`${VERSION}\n`), 0);
+    if (options.help) return io.stdout.write(`${helpText()}\n`), 0;
+    if (options.version) return io.stdout.write(`${VERSION}\n`), 0;
     const server = await start(options, io);
     const state = server.api.state;
     const [page] = state.pages.list();

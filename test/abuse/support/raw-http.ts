@@ -31,7 +31,9 @@ export function createRawSender(maxSockets: number): { send(request: Request): P
           (incoming) => {
             const chunks: Buffer[] = [];
             incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-            incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString("utf8") }));
+            incoming.on("end", () =>
+              resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString("utf8") }),
+            );
             incoming.on("error", reject);
           },
         );

@@ -83,7 +83,10 @@ async function run(): Promise<void> {
     }
   }
 
-  show("mock.requests", api.requests.list().map((request) => `${request.method} ${request.path} ${request.status}`));
+  show(
+    "mock.requests",
+    api.requests.list().map((request) => `${request.method} ${request.path} ${request.status}`),
+  );
   worker.stop();
 }
 

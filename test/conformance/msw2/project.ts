@@ -44,7 +44,12 @@ const fromPackedPackage: esbuild.Plugin = {
       const packed = PACKED_ENTRIES.get(path);
       if (packed !== undefined) return { path: packed, external: true };
       const inSource = ["src", "mock"].some((dir) => !relative(join(ROOT, dir), path).startsWith(".."));
-      if (inSource) return { errors: [{ text: `${relative(ROOT, path)} is not an entry of the package: import it from ${[...new Set(PACKED_ENTRIES.values())].join(" or ")}` }] };
+      if (inSource)
+        return {
+          errors: [
+            { text: `${relative(ROOT, path)} is not an entry of the package: import it from ${[...new Set(PACKED_ENTRIES.values())].join(" or ")}` },
+          ],
+        };
       return undefined;
     });
   },

@@ -71,10 +71,22 @@ export function authenticationRules(h: Harness): void {
   describe("tenancy: another tenant's resource answers exactly like a missing one (404, never 403)", () => {
     const strip = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
     it.each([
-      ["tenant B reading tenant A's page", (x: Harness) => x.getPage(A.group, A.custom, { key: KEYS.b }), (x: Harness) => x.getPage(A.group, "page_missing", { key: KEYS.b })],
+      [
+        "tenant B reading tenant A's page",
+        (x: Harness) => x.getPage(A.group, A.custom, { key: KEYS.b }),
+        (x: Harness) => x.getPage(A.group, "page_missing", { key: KEYS.b }),
+      ],
       ["tenant A reading tenant B's page", (x: Harness) => x.getPage(B.group, B.page), (x: Harness) => x.getPage(B.group, "page_missing")],
-      ["tenant B updating tenant A's subscription", (x: Harness) => x.patchSubscription(SUBSCRIPTIONS.all, { active: false }, { key: KEYS.b }), (x: Harness) => x.patchSubscription("whsub_missing", { active: false }, { key: KEYS.b })],
-      ["tenant A updating tenant B's subscription", (x: Harness) => x.patchSubscription(B.subscription, { active: false }), (x: Harness) => x.patchSubscription("whsub_missing", { active: false })],
+      [
+        "tenant B updating tenant A's subscription",
+        (x: Harness) => x.patchSubscription(SUBSCRIPTIONS.all, { active: false }, { key: KEYS.b }),
+        (x: Harness) => x.patchSubscription("whsub_missing", { active: false }, { key: KEYS.b }),
+      ],
+      [
+        "tenant A updating tenant B's subscription",
+        (x: Harness) => x.patchSubscription(B.subscription, { active: false }),
+        (x: Harness) => x.patchSubscription("whsub_missing", { active: false }),
+      ],
     ])("%s: 404 not_found, the same body as for a missing ID", async (_, other, missing) => {
       const otherAnswer = await other(h);
       const missingAnswer = await missing(h);

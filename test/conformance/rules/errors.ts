@@ -69,14 +69,17 @@ export function errorRules(h: Harness): void {
       expectProblem(await h.call("GET", path), 404, "not_found");
     });
 
-    it.each([["/v1/prospect_logs"], ["/prospect_logs"], ["/"]])("a path outside /v0 (%s) is not the API's: 404 without asking for a key, or left unhandled", async (path) => {
-      if (h.target.answersOutsideV0 === false) {
-        await expect(h.call("POST", path, { key: null, json: {} })).rejects.toThrow(TypeError);
-        expect(h.api.requests.size).toBe(0);
-      } else {
-        expectProblem(await h.call("POST", path, { key: null, json: {} }), 404, "not_found");
-      }
-    });
+    it.each([["/v1/prospect_logs"], ["/prospect_logs"], ["/"]])(
+      "a path outside /v0 (%s) is not the API's: 404 without asking for a key, or left unhandled",
+      async (path) => {
+        if (h.target.answersOutsideV0 === false) {
+          await expect(h.call("POST", path, { key: null, json: {} })).rejects.toThrow(TypeError);
+          expect(h.api.requests.size).toBe(0);
+        } else {
+          expectProblem(await h.call("POST", path, { key: null, json: {} }), 404, "not_found");
+        }
+      },
+    );
   });
 
   describe("405 method_not_allowed: a known path with another method, with Allow", () => {
@@ -116,14 +119,12 @@ export function errorRules(h: Harness): void {
       expectProblem(await h.call("PATCH", SUB_PATH, { raw: "{}", contentType: "text/plain" }), 415, "unsupported_media_type");
     });
 
-    it.each([
-      ["application/json; charset=utf-8"],
-      ["APPLICATION/JSON"],
-      ["application/json;charset=UTF-8"],
-      ["application/vnd.prospectkit+json"],
-    ])("Content-Type %s is JSON", async (contentType) => {
-      expect((await h.call("POST", LOG_PATH, { raw: body, contentType })).status).toBe(201);
-    });
+    it.each([["application/json; charset=utf-8"], ["APPLICATION/JSON"], ["application/json;charset=UTF-8"], ["application/vnd.prospectkit+json"]])(
+      "Content-Type %s is JSON",
+      async (contentType) => {
+        expect((await h.call("POST", LOG_PATH, { raw: body, contentType })).status).toBe(201);
+      },
+    );
   });
 
   describe("413 payload_too_large: a body over 1 MiB", () => {
@@ -182,7 +183,7 @@ export function errorRules(h: Harness): void {
       expectProblem(await h.call("POST", LOG_PATH, { raw }), 400, "invalid_request");
     });
 
-    it.each([["[]"], ["null"], ["1"], ['"crm"'], ["true"]])("the JSON value %s is not an object: 400 with the pointer \"\"", async (raw) => {
+    it.each([["[]"], ["null"], ["1"], ['"crm"'], ["true"]])('the JSON value %s is not an object: 400 with the pointer ""', async (raw) => {
       const answer = await h.call("POST", LOG_PATH, { raw });
       expectFieldErrors(answer, [["", "invalid_type"]]);
       expect(answer.body.errors[0].detail).toBe("the body must be an object");

@@ -17,15 +17,18 @@ export function faultRules(h: Harness): void {
       [500, "internal_error", null],
       [503, "internal_error", null],
       [404, "not_found", null],
-    ] as const)("status %i answers a problem (Retry-After %s) without processing, then the mock is normal again", async (status, code, retryAfter) => {
-      h.api.faults.status(status);
-      const before = h.api.state.snapshot();
-      const answer = await h.createLog(BODY);
-      expectProblem(answer, status, code);
-      expect(answer.headers.get("retry-after")).toBe(retryAfter);
-      expect(h.api.state.snapshot()).toBe(before);
-      expect((await h.createLog(BODY)).status).toBe(201);
-    });
+    ] as const)(
+      "status %i answers a problem (Retry-After %s) without processing, then the mock is normal again",
+      async (status, code, retryAfter) => {
+        h.api.faults.status(status);
+        const before = h.api.state.snapshot();
+        const answer = await h.createLog(BODY);
+        expectProblem(answer, status, code);
+        expect(answer.headers.get("retry-after")).toBe(retryAfter);
+        expect(h.api.state.snapshot()).toBe(before);
+        expect((await h.createLog(BODY)).status).toBe(201);
+      },
+    );
 
     it("a 503 with retryAfter carries Retry-After", async () => {
       h.api.faults.status(503, { retryAfter: 30 });

@@ -23,9 +23,7 @@ const NORMALISED = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
 const FORBIDDEN = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 /** A method token (RFC 9110 tchar) fetch will carry. */
-const token = fc
-  .stringMatching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,10}$/)
-  .filter((m) => !FORBIDDEN.has(m.toUpperCase()));
+const token = fc.stringMatching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,10}$/).filter((m) => !FORBIDDEN.has(m.toUpperCase()));
 
 const asSent = (method: string) => (NORMALISED.has(method.toUpperCase()) ? method.toUpperCase() : method);
 
@@ -40,18 +38,23 @@ export function methodRules(h: Harness): void {
   describe("every method token on every route: 401 first, then 405 with Allow, always x-request-id", () => {
     it("property: any token a route does not serve is 401 without a valid key and 405 with Allow with one", async () => {
       await fc.assert(
-        fc.asyncProperty(fc.oneof(token, knownToken), fc.constantFrom(...ROUTES), fc.constantFrom<string | null>(KEYS.a, null, "pk_unknown"), async (method, route, key) => {
-          const sent = asSent(method);
-          fc.pre(sent !== "HEAD" && !route.allow.split(", ").includes(sent) && reaches(h, method)); // HEAD: below
-          const answer = await h.call(method, route.path, { key });
-          expect(answer.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
-          if (key === KEYS.a) {
-            expectProblem(answer, 405, "method_not_allowed");
-            expect(answer.headers.get("allow")).toBe(route.allow);
-          } else {
-            expectProblem(answer, 401, key === null ? "missing_api_key" : "invalid_api_key");
-          }
-        }),
+        fc.asyncProperty(
+          fc.oneof(token, knownToken),
+          fc.constantFrom(...ROUTES),
+          fc.constantFrom<string | null>(KEYS.a, null, "pk_unknown"),
+          async (method, route, key) => {
+            const sent = asSent(method);
+            fc.pre(sent !== "HEAD" && !route.allow.split(", ").includes(sent) && reaches(h, method)); // HEAD: below
+            const answer = await h.call(method, route.path, { key });
+            expect(answer.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
+            if (key === KEYS.a) {
+              expectProblem(answer, 405, "method_not_allowed");
+              expect(answer.headers.get("allow")).toBe(route.allow);
+            } else {
+              expectProblem(answer, 401, key === null ? "missing_api_key" : "invalid_api_key");
+            }
+          },
+        ),
         { numRuns: 60 },
       );
     });

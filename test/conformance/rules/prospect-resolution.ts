@@ -83,7 +83,13 @@ export function prospectResolutionRules(h: Harness): void {
     });
 
     it("existing values are never overwritten (email, phone, LinkedIn, name)", async () => {
-      await log({ prospectId: KNOWN.id, email: "other@example.com", phoneNumber: "+15550000000", linkedinProfileUrl: "linkedin.com/in/other", name: "Other" });
+      await log({
+        prospectId: KNOWN.id,
+        email: "other@example.com",
+        phoneNumber: "+15550000000",
+        linkedinProfileUrl: "linkedin.com/in/other",
+        name: "Other",
+      });
       expect(h.api.state.prospects.get(KNOWN.id)).toMatchObject({
         email: KNOWN.email,
         phoneNumber: KNOWN.phoneNumber,

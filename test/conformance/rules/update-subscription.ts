@@ -53,9 +53,24 @@ export function updateSubscriptionRules(h: Harness): void {
     it.each([
       ["url only", SUBSCRIPTIONS.all, { url: "http://new.example.com/h" }, { ...ALL, url: "http://new.example.com/h", updatedAt: LATER }],
       ["active only", SUBSCRIPTIONS.all, { active: false }, { ...ALL, active: false, updatedAt: LATER }],
-      ["events only (from null, all kinds, to a list)", SUBSCRIPTIONS.all, { events: ["form.enriched"] }, { ...ALL, events: ["form.enriched"], updatedAt: LATER }],
-      ["events in another order (order is part of the list)", SUBSCRIPTIONS.list, { events: [...LIST.events].reverse() }, { ...LIST, events: [...LIST.events].reverse(), updatedAt: LATER }],
-      ["all three", SUBSCRIPTIONS.list, { url: "https://x.example/y", events: ["form.enriched"], active: false }, { ...LIST, url: "https://x.example/y", events: ["form.enriched"], active: false, updatedAt: LATER }],
+      [
+        "events only (from null, all kinds, to a list)",
+        SUBSCRIPTIONS.all,
+        { events: ["form.enriched"] },
+        { ...ALL, events: ["form.enriched"], updatedAt: LATER },
+      ],
+      [
+        "events in another order (order is part of the list)",
+        SUBSCRIPTIONS.list,
+        { events: [...LIST.events].reverse() },
+        { ...LIST, events: [...LIST.events].reverse(), updatedAt: LATER },
+      ],
+      [
+        "all three",
+        SUBSCRIPTIONS.list,
+        { url: "https://x.example/y", events: ["form.enriched"], active: false },
+        { ...LIST, url: "https://x.example/y", events: ["form.enriched"], active: false, updatedAt: LATER },
+      ],
     ])("changing %s changes only that and moves updatedAt", async (_, id, body, expected) => {
       expect((await patch(id, body)).body).toEqual(expected);
     });
@@ -71,7 +86,10 @@ export function updateSubscriptionRules(h: Harness): void {
     });
 
     it.each([
-      [["form.submitted", "form.enriched", "form.submitted"], ["form.submitted", "form.enriched"]],
+      [
+        ["form.submitted", "form.enriched", "form.submitted"],
+        ["form.submitted", "form.enriched"],
+      ],
       [["form.enriched", "form.enriched", "form.enriched"], ["form.enriched"]],
       [[...WEBHOOK_EVENT_KINDS, ...WEBHOOK_EVENT_KINDS].reverse(), [...WEBHOOK_EVENT_KINDS].reverse()],
     ])("events %j are stored de-duplicated in first-seen order: %j", async (events, stored) => {
@@ -111,7 +129,10 @@ export function updateSubscriptionRules(h: Harness): void {
   });
 
   describe("update subscription: 404 not_found", () => {
-    it.each([["an unknown ID", "whsub_missing"], ["an ID differing in case", SUBSCRIPTIONS.all.toUpperCase()]])("%s answers 404", async (_, id) => {
+    it.each([
+      ["an unknown ID", "whsub_missing"],
+      ["an ID differing in case", SUBSCRIPTIONS.all.toUpperCase()],
+    ])("%s answers 404", async (_, id) => {
       expectProblem(await patch(id, { active: false }), 404, "not_found");
     });
   });

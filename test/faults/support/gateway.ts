@@ -71,7 +71,11 @@ export async function startGateway(upstream: string): Promise<Gateway> {
         ...(body.length > 0 && { body: new Uint8Array(body) }),
         redirect: "manual",
       });
-      let answer: Answer = { status: upstreamResponse.status, headers: copyHeaders(upstreamResponse.headers.entries()), body: await upstreamResponse.text() };
+      let answer: Answer = {
+        status: upstreamResponse.status,
+        headers: copyHeaders(upstreamResponse.headers.entries()),
+        body: await upstreamResponse.text(),
+      };
       const rewrite = take(`${method} ${(request.url ?? "/").split("?")[0]}`);
       if (rewrite) answer = rewrite(answer);
       response.writeHead(answer.status, { ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) });

@@ -3,9 +3,10 @@
  * loopback) seeded with one published page and one subscription, a gateway in front of it for the
  * faults the mock does not inject, and an SDK client whose every retry is observed.
  */
-import { type ClientOptions, createClient, type ProspectKitClient, type RetryEvent } from "../../../src/index.js";
+
 import type { ControlFault } from "../../../mock/control/schemas.js";
 import { type MockServer, startMockServer } from "../../../mock/server/index.js";
+import { type ClientOptions, createClient, type ProspectKitClient, type RetryEvent } from "../../../src/index.js";
 import { type Gateway, startGateway } from "./gateway.js";
 
 /** The key the rig's server accepts. */

@@ -7,7 +7,20 @@ import { MAX_BODY_BYTES } from "../../../mock/index.js";
 import { A, B, KEYS, KNOWN, SUBSCRIPTIONS } from "../../conformance/fixtures.js";
 
 const VALID_LOG = { source: "crm", payload: { plan: "pro" }, email: "p@example.com", idempotencyKey: "idem" };
-const LOG_FIELDS = ["source", "type", "payload", "prospectId", "email", "phoneNumber", "linkedinProfileUrl", "idempotencyKey", "name", "__proto__", "emial", ""];
+const LOG_FIELDS = [
+  "source",
+  "type",
+  "payload",
+  "prospectId",
+  "email",
+  "phoneNumber",
+  "linkedinProfileUrl",
+  "idempotencyKey",
+  "name",
+  "__proto__",
+  "emial",
+  "",
+];
 const SUB_FIELDS = ["url", "events", "active", "__proto__", "secret"];
 
 /** Any JSON value, including strings with every code point (lone surrogates too). */
@@ -19,15 +32,13 @@ const fieldValue = fc.oneof(jsonValue, wildString, fc.constantFrom(KNOWN.id, KNO
 
 /** A valid body with some fields replaced by random values or removed. */
 function mutated(base: Record<string, unknown>, fields: readonly string[]): fc.Arbitrary<string> {
-  return fc
-    .array(fc.tuple(fc.constantFrom(...fields), fc.option(fieldValue, { nil: undefined })), { maxLength: 4 })
-    .map((changes) => {
-      let text = JSON.stringify(base).slice(0, -1);
-      for (const [field, value] of changes) {
-        text += `,${JSON.stringify(field)}:${value === undefined ? "null" : JSON.stringify(value)}`;
-      }
-      return `${text}}`;
-    });
+  return fc.array(fc.tuple(fc.constantFrom(...fields), fc.option(fieldValue, { nil: undefined })), { maxLength: 4 }).map((changes) => {
+    let text = JSON.stringify(base).slice(0, -1);
+    for (const [field, value] of changes) {
+      text += `,${JSON.stringify(field)}:${value === undefined ? "null" : JSON.stringify(value)}`;
+    }
+    return `${text}}`;
+  });
 }
 
 /** Deeply nested JSON, inside the payload or as the whole body. */
@@ -38,9 +49,9 @@ const deep = fc.tuple(fc.integer({ min: 1, max: 100_000 }), fc.constantFrom("[",
 });
 
 /** A body larger than, or right at, the limit. */
-const huge = fc.constantFrom(MAX_BODY_BYTES - 40, MAX_BODY_BYTES, MAX_BODY_BYTES + 1, MAX_BODY_BYTES * 2).map(
-  (size) => `{"source":"crm","payload":{"s":"${"x".repeat(Math.max(0, size - 32))}"}}`,
-);
+const huge = fc
+  .constantFrom(MAX_BODY_BYTES - 40, MAX_BODY_BYTES, MAX_BODY_BYTES + 1, MAX_BODY_BYTES * 2)
+  .map((size) => `{"source":"crm","payload":{"s":"${"x".repeat(Math.max(0, size - 32))}"}}`);
 
 /** What a body can be. */
 export const body: fc.Arbitrary<BodyInit | undefined> = fc.oneof(
@@ -50,7 +61,14 @@ export const body: fc.Arbitrary<BodyInit | undefined> = fc.oneof(
   { weight: 2, arbitrary: wildString },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 64 }) },
   { weight: 1, arbitrary: deep },
-  { weight: 1, arbitrary: fc.constantFrom('{"__proto__":{"source":"x"},"source":"crm","payload":{}}', '{"source":"crm","payload":{"__proto__":null,"constructor":{"prototype":{}}}}', '{"source":"crm","payload":{},"source":"dup"}') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '{"__proto__":{"source":"x"},"source":"crm","payload":{}}',
+      '{"source":"crm","payload":{"__proto__":null,"constructor":{"prototype":{}}}}',
+      '{"source":"crm","payload":{},"source":"dup"}',
+    ),
+  },
   { weight: 1, arbitrary: fc.constant(undefined) },
 );
 
@@ -74,7 +92,10 @@ export const path = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.constantFrom("/v0/prospect_logs", `/v0/page_groups/${A.group}/pages/${A.custom}`), fc.string({ unit: "grapheme-ascii", maxLength: 30 }))
+      .tuple(
+        fc.constantFrom("/v0/prospect_logs", `/v0/page_groups/${A.group}/pages/${A.custom}`),
+        fc.string({ unit: "grapheme-ascii", maxLength: 30 }),
+      )
       .map(([p, q]) => `${p}?${encodeURIComponent(q)}`),
   },
 );
@@ -96,10 +117,20 @@ export const headers = fc.record({
     { weight: 1, arbitrary: fc.constant(null) },
   ),
   contentType: fc.oneof(
-    { weight: 8, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8", "application/problem+json", "application/json; charset=latin1") },
+    {
+      weight: 8,
+      arbitrary: fc.constantFrom(
+        "application/json",
+        "application/json; charset=utf-8",
+        "application/problem+json",
+        "application/json; charset=latin1",
+      ),
+    },
     { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "") },
     { weight: 1, arbitrary: headerValue },
     { weight: 1, arbitrary: fc.constant(null) },
   ),
-  extra: fc.array(fc.tuple(fc.constantFrom("x-request-id", "idempotency-key", "content-length-x", "accept", "x-api-key-2", "origin"), headerValue), { maxLength: 3 }),
+  extra: fc.array(fc.tuple(fc.constantFrom("x-request-id", "idempotency-key", "content-length-x", "accept", "x-api-key-2", "origin"), headerValue), {
+    maxLength: 3,
+  }),
 });

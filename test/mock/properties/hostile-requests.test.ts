@@ -11,7 +11,13 @@ import { Page, PROBLEM_CONTENT_TYPE, ProblemDetails, ProspectLog, WebhookSubscri
 import { BASE_URL, KEYS, seedFixtures, T0 } from "../../conformance/fixtures.js";
 import { body, headers, method, path, rareHugeBody } from "./arbitraries.js";
 
-const api = createMockApi({ apiKeys: { [KEYS.a]: "tenant_a", [KEYS.b]: "tenant_b" }, seed: 1, now: () => T0, baseUrl: BASE_URL, fixtures: seedFixtures });
+const api = createMockApi({
+  apiKeys: { [KEYS.a]: "tenant_a", [KEYS.b]: "tenant_b" },
+  seed: 1,
+  now: () => T0,
+  baseUrl: BASE_URL,
+  fixtures: seedFixtures,
+});
 
 type HeaderSet = typeof headers extends fc.Arbitrary<infer T> ? T : never;
 

@@ -78,7 +78,10 @@ describe("JSON limits: property over nesting shapes and leaves", () => {
         const body = await response.json();
         if (badSet.size === 0) return void expect(response.status).toBe(201);
         expect(response.status).toBe(400);
-        const expected = [...badSet].sort((a, b) => a - b).slice(0, 100).map((i) => `/payload/items/${i}`);
+        const expected = [...badSet]
+          .sort((a, b) => a - b)
+          .slice(0, 100)
+          .map((i) => `/payload/items/${i}`);
         expect(body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(expected);
       }),
       { numRuns: 60 },
@@ -103,11 +106,16 @@ describe("JSON limits through api.state: a payload built in JavaScript obeys the
     ["a payload 10,000 levels deep", { payload: deep(10_000) }, `/payload${"/d".repeat(MAX_JSON_DEPTH - 1)}`, "too_deep"],
     ["Infinity", { payload: { n: Number.POSITIVE_INFINITY } }, "/payload/n", "not_finite"],
     ["NaN", { payload: { n: Number.NaN } }, "/payload/n", "not_finite"],
-    ["a payload that contains itself", (() => {
-      const tree: Record<string, unknown> = {};
-      tree["self"] = tree;
-      return { payload: { tree } };
-    })(), "/payload/tree/self", "cycle"],
+    [
+      "a payload that contains itself",
+      (() => {
+        const tree: Record<string, unknown> = {};
+        tree["self"] = tree;
+        return { payload: { tree } };
+      })(),
+      "/payload/tree/self",
+      "cycle",
+    ],
   ])("state.prospectLogs.create refuses %s at its pointer, and stores nothing", (_, extra, pointer, code) => {
     const before = api.state.snapshot();
     try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_DEACTIVATE_AFTER_MS } from "../../../mock/webhooks/index.js";
-import { DAY, harness, HOUR, runUntil, SECOND, target } from "./harness.js";
+import { DAY, HOUR, harness, runUntil, SECOND, target } from "./harness.js";
 
 /** An endpoint at /down that always fails, and one at /up that always succeeds. */
 const downAndUp = (request: { url: string }) => new Response(null, { status: request.url.endsWith("/down") ? 503 : 204 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WEBHOOK_EVENT_KINDS, type WebhookEventKind, verifyWebhook } from "../../../src/index.js";
+import { verifyWebhook, WEBHOOK_EVENT_KINDS, type WebhookEventKind } from "../../../src/index.js";
 import { harness, MINUTE, SECOND, START, target } from "./harness.js";
 
 describe("who receives an event: active targets whose events include the kind, or are null", () => {
@@ -26,7 +26,12 @@ describe("who receives an event: active targets whose events include the kind, o
   it("no matching target: the event is still created, nothing is queued or sent", async () => {
     const { dispatcher, received } = harness();
     const event = dispatcher.emit("form.enriched", { formId: "f" }, [target("x", { active: false })]);
-    expect(event).toEqual({ id: "event_00000000000000000000000001", type: "form.enriched", createdAt: "2024-02-29T12:00:00.000Z", data: { formId: "f" } });
+    expect(event).toEqual({
+      id: "event_00000000000000000000000001",
+      type: "form.enriched",
+      createdAt: "2024-02-29T12:00:00.000Z",
+      data: { formId: "f" },
+    });
     await expect(dispatcher.runDue()).resolves.toEqual([]);
     expect(received).toEqual([]);
   });

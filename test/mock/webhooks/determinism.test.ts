@@ -2,11 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_KINDS } from "../../../src/index.js";
-import { DAY, harness, HOUR, runUntil, target } from "./harness.js";
+import { DAY, HOUR, harness, runUntil, target } from "./harness.js";
 
 /** A busy week: every kind, three subscriptions, an endpoint that fails on a fixed pattern. */
 async function scenario() {
-  const h = harness((_, n) => (n % 7 === 3 ? Promise.reject(new TypeError("connection reset")) : new Response(null, { status: n % 3 === 0 ? 200 : 502 })));
+  const h = harness((_, n) =>
+    n % 7 === 3 ? Promise.reject(new TypeError("connection reset")) : new Response(null, { status: n % 3 === 0 ? 200 : 502 }),
+  );
   const targets = [target("a"), target("b", { events: ["form.submitted", "form.enriched"] }), target("c", { url: "https://other.example/c" })];
   for (let hour = 0; hour < 7 * 24; hour += 5) {
     await runUntil(h, hour * HOUR);
@@ -26,7 +28,10 @@ describe("determinism: everything comes from the injected clock and ID source", 
     expect(second).toEqual(first);
   });
 
-  const sources = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
+  const sources = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => join(dir, f));
 
   it.each([
     ["Math.random", /Math\.random/],

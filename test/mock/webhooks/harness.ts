@@ -69,9 +69,7 @@ export const DAY = 24 * HOUR;
 
 /** The earliest time (ms since START) at which a pending delivery has an attempt due, or undefined. */
 export function nextDue(h: ReturnType<typeof harness>): number | undefined {
-  const times = h.dispatcher
-    .list()
-    .flatMap((d) => (d.nextAttemptAt === null ? [] : [Date.parse(d.nextAttemptAt) - START]));
+  const times = h.dispatcher.list().flatMap((d) => (d.nextAttemptAt === null ? [] : [Date.parse(d.nextAttemptAt) - START]));
   return times.length ? Math.min(...times) : undefined;
 }
 

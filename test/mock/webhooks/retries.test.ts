@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from "../../../mock/webhooks/index.js";
-import { DAY, harness, HOUR, MINUTE, SECOND, START, target } from "./harness.js";
+import { DAY, HOUR, harness, MINUTE, SECOND, START, target } from "./harness.js";
 
 const iso = (ms: number) => new Date(START + ms).toISOString();
 const failing = () => new Response(null, { status: 500 });

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { createClient, type ClientOptions } from "../../../src/index.js";
+import { type ClientOptions, createClient } from "../../../src/index.js";
 
 /** The API key of every test: long and unique, so a leak is found by a plain substring search. */
 export const API_KEY = "pk_test_SECRET_7d41c0e9a2b84f5e";

@@ -28,9 +28,11 @@ export function KeyForm({ message, onKey }: { message: string | null; onKey(key:
       <input id="api-key" type="password" autocomplete="off" spellcheck="false" value=${key}
         aria-invalid=${error ? "true" : undefined} aria-describedby=${error ? "api-key-error" : "api-key-hint"}
         onInput=${(e: Event) => setKey((e.currentTarget as HTMLInputElement).value)} />
-      ${error
-        ? html`<p class="error" id="api-key-error" role="alert">${error}</p>`
-        : html`<p class="hint" id="api-key-hint">${prefill ? "Filled in: the server runs with the development key." : "The server's banner prints it."} Kept in this tab only (sessionStorage), sent as the x-api-key header.</p>`}
+      ${
+        error
+          ? html`<p class="error" id="api-key-error" role="alert">${error}</p>`
+          : html`<p class="hint" id="api-key-hint">${prefill ? "Filled in: the server runs with the development key." : "The server's banner prints it."} Kept in this tab only (sessionStorage), sent as the x-api-key header.</p>`
+      }
       <button type="submit" class="primary" disabled=${busy}>Open the console</button>
     </form>
   </main>`;

@@ -18,7 +18,7 @@ function NewPageForm({ groups }: { groups: readonly any[] }) {
     if (customName) body["customName"] = customName;
     if (computedName) body["computedName"] = computedName;
     const answer = await run("POST", "/__mock/pages", body, "Page created.");
-    if (answer.ok) (setCustomName(""), setComputedName(""));
+    if (answer.ok) setCustomName(""), setComputedName("");
   };
   const errors = state.fieldErrors;
   return html`<details class="create"><summary id="new-page-title">New page</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-page-title">

@@ -25,9 +25,10 @@ export function ProspectsSection({ prospects, logs }: ProspectsProps) {
   for (const log of logs) byProspect.set(log?.prospectId, [...(byProspect.get(log?.prospectId) ?? []), log]);
   return html`<section aria-labelledby="prospects-title" class="card wide">
     <h2 id="prospects-title">Prospects <span class="count">${prospects.length}</span></h2>
-    ${prospects.length === 0
-      ? html`<p class="empty">No prospect yet: creating a prospect log entry (createProspectLog) creates one.</p>`
-      : html`<ul class="plain" id="prospects">
+    ${
+      prospects.length === 0
+        ? html`<p class="empty">No prospect yet: creating a prospect log entry (createProspectLog) creates one.</p>`
+        : html`<ul class="plain" id="prospects">
           ${prospects.map((prospect) => {
             const own = byProspect.get(prospect.id) ?? [];
             const title = prospect.name ?? prospect.email ?? prospect.phoneNumber ?? prospect.linkedinProfileUrl ?? "(no identifier)";
@@ -48,6 +49,7 @@ export function ProspectsSection({ prospects, logs }: ProspectsProps) {
               </ol>
             </details></li>`;
           })}
-        </ul>`}
+        </ul>`
+    }
   </section>`;
 }

@@ -46,18 +46,22 @@ function Row({ entry }: { entry: LoggedRequest }) {
         <span class="duration">${typeof entry.durationMs === "number" ? `${entry.durationMs.toFixed(1)} ms` : ""}</span>
         <span class="request-id">${entry.requestId}</span>
       </summary>
-      ${open &&
-      html`<div class="request-detail">
+      ${
+        open &&
+        html`<div class="request-detail">
         <p class="meta">Operation <strong>${entry.operation ?? "none (no route matched)"}</strong> · request ID <code>${entry.requestId}</code></p>
-        ${errors.length > 0 &&
-        html`<div class="field-errors"><h4>Field errors</h4><ul>
+        ${
+          errors.length > 0 &&
+          html`<div class="field-errors"><h4>Field errors</h4><ul>
           ${errors.map((e) => html`<li><code>${String(e.pointer)}</code> ${String(e.detail)} <span class="code">${String(e.code)}</span></li>`)}
-        </ul></div>`}
+        </ul></div>`
+        }
         <div class="bodies">
           <div><h4>Request body</h4><${Json} value=${entry.requestBody} label=${`Request body of ${entry.requestId}`} /></div>
           <div><h4>Response body</h4><${Json} value=${entry.responseBody} label=${`Response body of ${entry.requestId}`} /></div>
         </div>
-      </div>`}
+      </div>`
+      }
     </details>
   </li>`;
 }
@@ -91,9 +95,11 @@ export function RequestsView({ requests }: { requests: readonly LoggedRequest[] 
       </div>
     </div>
     <p class="summary" aria-live="polite">${filtered.length} of ${requests.length} requests${filtered.length > shown ? `, newest ${shown} shown` : ""}</p>
-    ${requests.length === 0
-      ? html`<p class="empty">No API request yet. Call <code>/v0</code> with your key (the banner prints a curl for each operation) and it shows up here at once.</p>`
-      : html`<ul class="requests" id="request-log">${newestFirst.map((entry) => html`<${Row} key=${entry.requestId} entry=${entry} />`)}</ul>`}
+    ${
+      requests.length === 0
+        ? html`<p class="empty">No API request yet. Call <code>/v0</code> with your key (the banner prints a curl for each operation) and it shows up here at once.</p>`
+        : html`<ul class="requests" id="request-log">${newestFirst.map((entry) => html`<${Row} key=${entry.requestId} entry=${entry} />`)}</ul>`
+    }
     ${filtered.length > shown && html`<button type="button" onClick=${() => setShown(shown + PAGE)}>Show ${PAGE} more</button>`}
   </section>`;
 }

@@ -57,9 +57,11 @@ function FaultForm() {
         ${KINDS.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
       </select>
     <//>
-    ${kind === "status" &&
-    html`<${Field} id="fault-status" label="Status" error=${errors["/status"]}>${input("fault-status", status, setStatus, errors["/status"], { inputmode: "numeric" })}<//>
-      <${Field} id="fault-retry-after" label="Retry-After (seconds, optional)" error=${errors["/retryAfter"]}>${input("fault-retry-after", retryAfter, setRetryAfter, errors["/retryAfter"], { inputmode: "numeric" })}<//>`}
+    ${
+      kind === "status" &&
+      html`<${Field} id="fault-status" label="Status" error=${errors["/status"]}>${input("fault-status", status, setStatus, errors["/status"], { inputmode: "numeric" })}<//>
+      <${Field} id="fault-retry-after" label="Retry-After (seconds, optional)" error=${errors["/retryAfter"]}>${input("fault-retry-after", retryAfter, setRetryAfter, errors["/retryAfter"], { inputmode: "numeric" })}<//>`
+    }
     ${kind === "latency" && html`<${Field} id="fault-ms" label="Delay (ms)" error=${errors["/ms"]}>${input("fault-ms", ms, setMs, errors["/ms"], { inputmode: "numeric" })}<//>`}
     <${Field} id="fault-operation" label="Operation" error=${errors["/operation"]}>
       <select ...${described("fault-operation", errors["/operation"])} value=${operation} onChange=${(e: Event) => setOperation((e.currentTarget as HTMLSelectElement).value)}>
@@ -87,17 +89,21 @@ export function ScenariosView({ faults }: { faults: readonly any[] }) {
       </div>
       <div class="card">
         <h3 class="sub">Armed faults <span class="count">${faults.length}</span></h3>
-        ${faults.length === 0
-          ? html`<p class="empty">None: every call is answered normally.</p>`
-          : html`<ol class="faults" id="armed-faults">${faults.map((entry) => html`<li>${describeFault(entry)}</li>`)}</ol>`}
+        ${
+          faults.length === 0
+            ? html`<p class="empty">None: every call is answered normally.</p>`
+            : html`<ol class="faults" id="armed-faults">${faults.map((entry) => html`<li>${describeFault(entry)}</li>`)}</ol>`
+        }
         <button type="button" disabled=${clear.state.busy || faults.length === 0} onClick=${() => clear.run("DELETE", "/__mock/faults")}>Clear all faults</button>
         <${Notice} kind="error" text=${clear.state.error} />
         <h3 class="sub">Reset</h3>
         <p class="note">Back to the start state for every tenant: demo and --data fixtures loaded again, the request log, faults and deliveries cleared.</p>
-        ${confirming
-          ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", "/__mock/reset"))}>Yes, reset the mock</button>
+        ${
+          confirming
+            ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", "/__mock/reset"))}>Yes, reset the mock</button>
               <button type="button" onClick=${() => setConfirming(false)}>Cancel</button></span>`
-          : html`<button type="button" onClick=${() => setConfirming(true)}>Reset the mock…</button>`}
+            : html`<button type="button" onClick=${() => setConfirming(true)}>Reset the mock…</button>`
+        }
         <${Notice} kind="error" text=${reset.state.error} />
       </div>
     </div>

@@ -15,7 +15,19 @@ declare const __UPDATE_SUBSCRIPTION_PATH__: string;
 
 const enc = encodeURIComponent;
 
-function EventBoxes({ id, selected, onChange, error, legend }: { id: string; selected: readonly string[]; onChange(next: string[]): void; error?: string | undefined; legend: string }) {
+function EventBoxes({
+  id,
+  selected,
+  onChange,
+  error,
+  legend,
+}: {
+  id: string;
+  selected: readonly string[];
+  onChange(next: string[]): void;
+  error?: string | undefined;
+  legend: string;
+}) {
   const toggle = (kind: string, on: boolean) => onChange(__EVENT_KINDS__.filter((k) => (k === kind ? on : selected.includes(k))));
   return html`<fieldset class=${`events${error ? " invalid" : ""}`} aria-describedby=${error ? `${id}-error` : undefined}>
     <legend>${legend}</legend>
@@ -36,9 +48,11 @@ function Secret({ id }: { id: string }) {
     else setError(answer.message);
   };
   return html`<div class="secret">
-    ${secret === null
-      ? html`<button type="button" onClick=${show} aria-label=${`Show signing secret of ${id}`}>Show signing secret</button>`
-      : html`<span>Signing secret <code class="secret-value">${secret}</code></span> <button type="button" class="link" onClick=${() => setSecret(null)}>Hide</button>`}
+    ${
+      secret === null
+        ? html`<button type="button" onClick=${show} aria-label=${`Show signing secret of ${id}`}>Show signing secret</button>`
+        : html`<span>Signing secret <code class="secret-value">${secret}</code></span> <button type="button" class="link" onClick=${() => setSecret(null)}>Hide</button>`
+    }
     <${Notice} kind="error" text=${error} />
   </div>`;
 }
@@ -63,7 +77,12 @@ function SubscriptionForm({ subscription }: { subscription: any }) {
     if (url !== subscription.url) body["url"] = url;
     if (events.join() !== initialEvents.join()) body["events"] = events;
     if (active !== subscription.active) body["active"] = active;
-    await run("PATCH", __UPDATE_SUBSCRIPTION_PATH__.replace("{subscription_id}", enc(subscription.id)), body, Object.keys(body).length === 0 ? "Nothing changed." : "Saved.");
+    await run(
+      "PATCH",
+      __UPDATE_SUBSCRIPTION_PATH__.replace("{subscription_id}", enc(subscription.id)),
+      body,
+      Object.keys(body).length === 0 ? "Nothing changed." : "Saved.",
+    );
   };
   return html`<form class="subscription" onSubmit=${submit} aria-labelledby=${`${id}-title`}>
     <header>
@@ -94,7 +113,7 @@ function NewSubscriptionForm() {
   const submit = async (event: Event) => {
     event.preventDefault();
     const answer = await run("POST", "/__mock/webhook_subscriptions", { url, ...(events.length > 0 && { events }) }, "Subscription created.");
-    if (answer.ok) (setUrl(""), setEvents([]));
+    if (answer.ok) setUrl(""), setEvents([]);
   };
   return html`<details class="create"><summary id="new-sub-title">New subscription</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-sub-title">
     <${Field} id="new-sub-url" label="URL" error=${errors["/url"]}>

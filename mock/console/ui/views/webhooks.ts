@@ -39,9 +39,11 @@ function AttemptHeaders({ delivery, attempt }: { delivery: any; attempt: any }) 
   return html`<dl class="headers">
     <div><dt>webhook-id</dt><dd><code>${delivery.eventId}</code></dd></div>
     <div><dt>webhook-timestamp</dt><dd><code>${Number.isFinite(timestamp) ? timestamp : "—"}</code></dd></div>
-    <div><dt>webhook-signature</dt><dd>${signatures === null
-      ? html`<button type="button" class="link" onClick=${sign} aria-label=${`Show signature of attempt ${attempt.attempt} to ${delivery.subscriptionId}`}>Show signature</button>`
-      : html`<code class="signature">${signatures}</code>`}</dd></div>
+    <div><dt>webhook-signature</dt><dd>${
+      signatures === null
+        ? html`<button type="button" class="link" onClick=${sign} aria-label=${`Show signature of attempt ${attempt.attempt} to ${delivery.subscriptionId}`}>Show signature</button>`
+        : html`<code class="signature">${signatures}</code>`
+    }</dd></div>
   </dl>`;
 }
 
@@ -59,10 +61,11 @@ function DeliveryCard({ delivery }: { delivery: any }) {
       <code>${delivery.subscriptionId}</code> <span class="url" title=${delivery.url}>${delivery.url}</span>
       ${delivery.nextAttemptAt && html`<span class="meta">next attempt ${when(delivery.nextAttemptAt)}</span>`}
     </p>
-    ${attempts.length === 0
-      ? html`<p class="meta">No attempt yet.</p>`
-      : html`<ol class="attempts">${attempts.map(
-          (attempt) => html`<li key=${`${attempt.attempt}-${attempt.at}`}><details>
+    ${
+      attempts.length === 0
+        ? html`<p class="meta">No attempt yet.</p>`
+        : html`<ol class="attempts">${attempts.map(
+            (attempt) => html`<li key=${`${attempt.attempt}-${attempt.at}`}><details>
             <summary>
               <span class="attempt-no">#${attempt.attempt}${attempt.redelivery ? " (redelivery)" : ""}</span>
               <span class=${`badge ${attempt.ok ? "ok" : "server"}`}>${outcome(attempt)}</span>
@@ -74,7 +77,8 @@ function DeliveryCard({ delivery }: { delivery: any }) {
             <h4>Answer (first 1 KiB)</h4>
             <pre class="excerpt" tabindex="0" aria-label=${`Answer to attempt ${attempt.attempt}`}>${attempt.response ?? "(nothing answered)"}</pre>
           </details></li>`,
-        )}</ol>`}
+          )}</ol>`
+    }
   </li>`;
 }
 
@@ -86,12 +90,16 @@ function EventCard({ event, deliveries }: { event: any; deliveries: readonly any
       <span class="meta">${when(event.createdAt)} · <code>${event.id}</code></span>
     </header>
     <details><summary>Event body</summary><${Json} value=${event} label=${`Body of ${event.id}`} /></details>
-    ${deliveries.length === 0
-      ? html`<p class="meta">No subscription wanted this event.</p>`
-      : html`<ul class="plain deliveries">${deliveries.map((d) => html`<${DeliveryCard} key=${d.subscriptionId} delivery=${d} />`)}</ul>`}
-    ${deliveries.length > 0 &&
-    html`<button type="button" disabled=${redeliver.state.busy} aria-label=${`Redeliver ${event.type} ${event.id}`}
-      onClick=${() => redeliver.run("POST", `/__mock/webhook_events/${enc(event.id)}/redeliver`)}>Redeliver</button>`}
+    ${
+      deliveries.length === 0
+        ? html`<p class="meta">No subscription wanted this event.</p>`
+        : html`<ul class="plain deliveries">${deliveries.map((d) => html`<${DeliveryCard} key=${d.subscriptionId} delivery=${d} />`)}</ul>`
+    }
+    ${
+      deliveries.length > 0 &&
+      html`<button type="button" disabled=${redeliver.state.busy} aria-label=${`Redeliver ${event.type} ${event.id}`}
+      onClick=${() => redeliver.run("POST", `/__mock/webhook_events/${enc(event.id)}/redeliver`)}>Redeliver</button>`
+    }
     <${Notice} kind="error" text=${redeliver.state.error} />
   </li>`;
 }
@@ -100,10 +108,11 @@ function Inbox({ name, messages }: { name: string; messages: readonly any[] }) {
   return html`<section class="card" aria-labelledby=${`inbox-${name}`}>
     <h2 id=${`inbox-${name}`}>Inbox <code>${name}</code> <span class="count">${messages.length}</span></h2>
     <p class="note">The server's built-in receiver at <code>/__mock/inbox/${name}</code>: it checks each request's signature with the secret of the subscription that points here.</p>
-    ${messages.length === 0
-      ? html`<p class="empty">Nothing received yet.</p>`
-      : html`<ol class="plain inbox" id=${`inbox-list-${name}`}>${[...messages].reverse().map(
-          (message) => html`<li key=${message.id}><details>
+    ${
+      messages.length === 0
+        ? html`<p class="empty">Nothing received yet.</p>`
+        : html`<ol class="plain inbox" id=${`inbox-list-${name}`}>${[...messages].reverse().map(
+            (message) => html`<li key=${message.id}><details>
             <summary>
               <span class=${`badge ${message.verification?.verified ? "ok" : "server"}`}>${message.verification?.verified ? "signature valid" : `invalid: ${message.verification?.code ?? "?"}`}</span>
               <code>${message.event?.type ?? "(unverified)"}</code>
@@ -115,7 +124,8 @@ function Inbox({ name, messages }: { name: string; messages: readonly any[] }) {
             ${message.verification?.message && html`<p class="error">${message.verification.message}</p>`}
             <${Json} value=${parse(message.body)} label=${`Body received in message ${message.id}`} />
           </details></li>`,
-        )}</ol>`}
+          )}</ol>`
+    }
   </section>`;
 }
 
@@ -138,14 +148,18 @@ export function WebhooksView({ data }: { data: WebhooksData | null }) {
         </div>
       </div>
       <${Notice} kind="error" text=${run.state.error} />
-      ${data.events.length === 0
-        ? html`<p class="empty card">No event yet: publishing a page version or sending a form event emits one.</p>`
-        : html`<ol class="plain event-list">${[...data.events].reverse().map((event) => html`<${EventCard} key=${event.id} event=${event} deliveries=${byEvent.get(event.id) ?? []} />`)}</ol>`}
+      ${
+        data.events.length === 0
+          ? html`<p class="empty card">No event yet: publishing a page version or sending a form event emits one.</p>`
+          : html`<ol class="plain event-list">${[...data.events].reverse().map((event) => html`<${EventCard} key=${event.id} event=${event} deliveries=${byEvent.get(event.id) ?? []} />`)}</ol>`
+      }
     </section>
     <div class="inboxes">
-      ${Object.keys(data.inboxes).length === 0
-        ? html`<section class="card" aria-labelledby="no-inbox"><h2 id="no-inbox">Inbox</h2><p class="note">No subscription points at the built-in inbox. Point one at <code>${location.origin}/__mock/inbox/NAME</code> to see what it receives here.</p></section>`
-        : Object.entries(data.inboxes).map(([name, messages]) => html`<${Inbox} key=${name} name=${name} messages=${messages} />`)}
+      ${
+        Object.keys(data.inboxes).length === 0
+          ? html`<section class="card" aria-labelledby="no-inbox"><h2 id="no-inbox">Inbox</h2><p class="note">No subscription points at the built-in inbox. Point one at <code>${location.origin}/__mock/inbox/NAME</code> to see what it receives here.</p></section>`
+          : Object.entries(data.inboxes).map(([name, messages]) => html`<${Inbox} key=${name} name=${name} messages=${messages} />`)
+      }
     </div>
   </div>`;
 }
