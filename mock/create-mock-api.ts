@@ -137,12 +137,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const current = () => store;
   const state = createMockState(current);
   let requestIds: IdFactory;
-  let eventIds: IdFactory;
   let store: Store;
 
   const dispatcher = createWebhookDispatcher({
     now: () => new Date(store.nowMs()),
-    newEventId: () => eventIds.next("event", store.nowMs()),
+    newEventId: () => store.newEventId(),
     ...resolved.webhooks,
     secretsOf: ({ tenantId, subscriptionId }) =>
       tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
@@ -158,7 +157,6 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   function initialise(): void {
     requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
-    eventIds = createIdFactory(createRandom(resolved.seed, STREAMS.events), (id) => store.takenIds.has(id));
     store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,

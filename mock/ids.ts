@@ -4,7 +4,7 @@
  * time part from the mock's clock, so a seed and a clock reproduce every ID.
  * @module
  */
-import { monotonicFactory } from "ulid";
+import { encodeTime } from "ulid";
 import type { Random } from "./random.js";
 
 /** The prefixes of the IDs the mock generates (docs/behaviour.md, "Identifiers"). */
@@ -12,31 +12,81 @@ export type IdPrefix = "tenant" | "prospect" | "prospectlog" | "pagegroup" | "pa
 
 /**
  * Makes IDs: `next("prospect", nowMs)` gives `prospect_` + a lower-case ULID for that time, never
- * one the factory's `isTaken` reports as existing.
+ * one that was {@link IdFactory.reserve | reserved}.
  */
 export interface IdFactory {
   next(prefix: IdPrefix, nowMs: number): string;
+  /**
+   * Marks an ID that was stored by other means (a client chose it, a fixture seeded it) as taken,
+   * so `next` never returns it. Only an ID this factory could still make is remembered: one with
+   * a ULID after the last one issued (IDs only increase, so any other is never made again).
+   */
+  reserve(id: string): void;
 }
 
+/** Crockford's base 32 in lower case: ulid's alphabet, in the case the API's IDs use. */
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+const TIME_LENGTH = 10;
+const RANDOM_LENGTH = 16;
+/** A lower-case ULID, as `next` writes it after the prefix. */
+const ULID_BODY = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
+
 /**
- * Creates an ID factory on one random stream. IDs made in the same millisecond still increase
- * (the ULID is monotonic), and a clock that steps back never makes an ID sort before an earlier one.
- * A candidate that already exists (a client chose it, a fixture seeded it: with a frozen clock and
- * a fixed seed the next ID is predictable) is skipped, so a generated ID never equals a stored one
- * and a create never overwrites anything.
+ * Creates an ID factory on one random stream. It follows `ulid`'s `monotonicFactory` exactly
+ * (the same draws from `random`, the same increment), so a seed gives the IDs it always gave:
+ * IDs made in the same millisecond still increase (the random part is incremented), and a clock
+ * that steps back never makes an ID sort before an earlier one. It keeps the random part as
+ * digits, so an ID in a busy millisecond costs one increment instead of a new base-32 string, and
+ * encodes the time (with `ulid`'s `encodeTime`) once per millisecond.
  * @param random - the seeded stream for the random part
- * @param isTaken - whether an ID already exists (default: none does)
  */
-export function createIdFactory(random: Random, isTaken: (id: string) => boolean = () => false): IdFactory {
-  const ulid = monotonicFactory(random);
+export function createIdFactory(random: Random): IdFactory {
+  const digits = new Uint8Array(RANDOM_LENGTH);
+  let lastTime = 0;
+  let timeText = "";
+  let randomText = "";
+  /** The last ULID issued (lower case; "" before the first): every later one sorts after it. */
+  let lastUlid = "";
+  const reserved = new Set<string>();
+
+  const spell = (from: number) => {
+    let text = "";
+    for (let i = from; i < RANDOM_LENGTH; i++) text += ALPHABET[digits[i]!];
+    return text;
+  };
+  const startMillisecond = (ms: number) => {
+    lastTime = ms;
+    timeText = encodeTime(ms, TIME_LENGTH).toLowerCase();
+    // ulid draws the last character first.
+    for (let i = RANDOM_LENGTH - 1; i >= 0; i--) digits[i] = Math.floor(random() * 32) % 32;
+    randomText = spell(0);
+  };
+  const increment = () => {
+    let i = RANDOM_LENGTH - 1;
+    while (i >= 0 && digits[i] === 31) digits[i--] = 0;
+    // 2^80 IDs in one millisecond: ulid throws here; moving on to the next millisecond keeps IDs increasing.
+    if (i < 0) return startMillisecond(lastTime + 1);
+    digits[i]! += 1;
+    randomText = randomText.slice(0, i) + spell(i);
+  };
+
   return {
     next(prefix, nowMs) {
       for (;;) {
         // ulid() reads Date.now() when given 0, so the epoch itself is nudged to 1 ms to stay seeded.
-        // Lower-cased as a whole: one flat string (56 bytes), not a concatenation of two (about 110).
-        const id = `${prefix}_${ulid(Math.max(1, nowMs))}`.toLowerCase();
-        if (!isTaken(id)) return id;
+        const ms = Math.max(1, nowMs);
+        if (ms <= lastTime) increment();
+        else startMillisecond(ms);
+        lastUlid = timeText + randomText;
+        // toLowerCase (a no-op on these characters) flattens the concatenation into one string:
+        // a stored ID then holds one flat string (56 bytes), not a concatenation of parts (about 110).
+        const id = `${prefix}_${lastUlid}`.toLowerCase();
+        if (reserved.size === 0 || !reserved.has(id)) return id;
       }
+    },
+    reserve(id) {
+      const body = id.slice(id.indexOf("_") + 1);
+      if (body.length === TIME_LENGTH + RANDOM_LENGTH && body > lastUlid && ULID_BODY.test(body)) reserved.add(id);
     },
   };
 }

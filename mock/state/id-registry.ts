@@ -1,13 +1,16 @@
 /**
- * The registry of every ID the mock holds. Each collection of stored records is an
- * {@link IdRegisteredMap}: storing a record registers its ID, whatever path stored it (a create
- * request, a state helper, a fixture, a client-chosen `prospectId`), so the ID generator can skip
- * every taken ID without any insertion path having to remember to tell it.
+ * Where stored IDs are reported. Each collection of stored records is an {@link IdRegisteredMap}:
+ * storing a record reports its ID, whatever path stored it (a create request, a state helper, a
+ * fixture, a client-chosen `prospectId`), so the ID generators can skip every taken ID without
+ * any insertion path having to remember to tell them.
  * @module
  */
 
-/** Every ID stored in one mock (kept after a record is removed, so no ID is ever handed out twice). */
-export type IdRegistry = Set<string>;
+/**
+ * Takes the ID of each stored record: the store's ID factories reserve it when they could still
+ * make it (see `IdFactory.reserve`), so no ID is ever handed out twice, even after its record is removed.
+ */
+export type IdRegistry = (id: string) => void;
 
 /** A `Map` keyed by record ID that registers each key it stores in an {@link IdRegistry}. */
 export class IdRegisteredMap<V> extends Map<string, V> {
@@ -19,9 +22,9 @@ export class IdRegisteredMap<V> extends Map<string, V> {
     this.#registry = registry;
   }
 
-  /** Stores `value` under `id` and registers `id` as taken. */
+  /** Stores `value` under `id` and reports `id` as taken. */
   override set(id: string, value: V): this {
-    this.#registry.add(id);
+    this.#registry(id);
     return super.set(id, value);
   }
 }

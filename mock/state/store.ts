@@ -25,14 +25,16 @@ export interface Store {
   readonly tenants: Map<string, TenantData>;
   /** API key → tenant ID. */
   readonly apiKeys: Map<string, string>;
-  /** Every ID stored (tenants, API keys, every record): generated IDs skip them. */
-  readonly takenIds: IdRegistry;
+  /** Reports the ID of every record stored (tenants, API keys, every record): generated IDs skip them. */
+  readonly registerId: IdRegistry;
   /** The tenant state helpers use when no `tenantId` is given: the first one created. */
   defaultTenantId: string | null;
   /** The clock, in epoch milliseconds. */
   nowMs(): number;
   /** A new ID with `prefix`, from the resource stream, for the time `atMs` (default: now); never a taken one. */
   newId(prefix: IdPrefix, atMs?: number): string;
+  /** A new `event_` ID, from the event stream, for the current time; never a taken one. */
+  newEventId(): string;
   /** A new `whsec_` secret from the secret stream. */
   newSecret(): string;
   /** Emits a webhook event to the tenant's subscriptions. @returns the event */
@@ -48,17 +50,22 @@ export interface StoreConfig {
 
 /** Creates an empty store. */
 export function createStore(config: StoreConfig): Store {
-  const takenIds: IdRegistry = new Set();
-  const ids = createIdFactory(createRandom(config.seed, STREAMS.resources), (id) => takenIds.has(id));
+  const ids = createIdFactory(createRandom(config.seed, STREAMS.resources));
+  const eventIds = createIdFactory(createRandom(config.seed, STREAMS.events));
+  const registerId: IdRegistry = (id) => {
+    ids.reserve(id);
+    eventIds.reserve(id);
+  };
   const secrets = createRandom(config.seed, STREAMS.secrets);
   const nowMs = () => readClock(config.clock);
   return {
-    tenants: new IdRegisteredMap(takenIds),
-    apiKeys: new IdRegisteredMap(takenIds),
-    takenIds,
+    tenants: new IdRegisteredMap(registerId),
+    apiKeys: new IdRegisteredMap(registerId),
+    registerId,
     defaultTenantId: null,
     nowMs,
     newId: (prefix, atMs) => ids.next(prefix, atMs ?? nowMs()),
+    newEventId: () => eventIds.next("event", nowMs()),
     newSecret: () => webhookSecretFromBytes(randomBytes(secrets, 24)),
     emit: (tenant, kind, data) => config.sink(kind, data, [...tenant.subscriptions.values()], tenant.record.id),
   };
@@ -84,7 +91,7 @@ export function tenantFor(store: Store, tenantId: string | undefined): TenantDat
 
 /** Adds a new, empty tenant. */
 export function addTenant(store: Store, id: string): TenantData {
-  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.takenIds);
+  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId);
   store.tenants.set(id, tenant);
   store.defaultTenantId ??= id;
   return tenant;

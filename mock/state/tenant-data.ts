@@ -52,7 +52,7 @@ export interface TenantData {
 
 /**
  * An empty tenant.
- * @param registry - the store's registry of taken IDs: every record collection registers its keys there
+ * @param registry - where every record collection reports the IDs it stores (the store's ID factories reserve them)
  */
 export function createTenantData(record: TenantRecord, registry: IdRegistry): TenantData {
   return {
