@@ -3,7 +3,7 @@
  * what changed is sent), with the API's field errors next to each field; created through the
  * control API; the signing secret shown only when asked for.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { useAction } from "../action.js";
 import { call } from "../api.js";
 import { html } from "../html.js";
@@ -66,7 +66,12 @@ function SubscriptionForm({ subscription }: { subscription: any }) {
   const id = `sub-${subscription.id}`;
   const errors = state.fieldErrors;
   // A change saved here or anywhere else (curl, the SDK) shows up as the form's new starting point.
+  // Only a real change does: the effect also runs once after the form first appears, and resetting
+  // then would throw away what a quick hand (or a test) typed in the meantime.
+  const shownUpdate = useRef(subscription.updatedAt);
   useEffect(() => {
+    if (shownUpdate.current === subscription.updatedAt) return;
+    shownUpdate.current = subscription.updatedAt;
     setUrl(String(subscription.url ?? ""));
     setEvents(initialEvents);
     setActive(Boolean(subscription.active));
