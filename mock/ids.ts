@@ -22,14 +22,20 @@ export interface IdFactory {
    * a ULID after the last one issued (IDs only increase, so any other is never made again).
    */
   reserve(id: string): void;
+  /** How many reserved IDs are remembered (each one still ahead of the factory when reserved). */
+  readonly reservations: number;
 }
 
 /** Crockford's base 32 in lower case: ulid's alphabet, in the case the API's IDs use. */
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 const TIME_LENGTH = 10;
 const RANDOM_LENGTH = 16;
-/** A lower-case ULID, as `next` writes it after the prefix. */
-const ULID_BODY = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
+/** The value of each character code in {@link ALPHABET}; -1 for any other. */
+const DIGIT_OF = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) DIGIT_OF[ALPHABET.charCodeAt(i)] = i;
+
+/** The base-32 value of the character at `index`, or -1 when it is not one of {@link ALPHABET}. */
+const digitAt = (text: string, index: number): number => DIGIT_OF[text.charCodeAt(index)] ?? -1;
 
 /**
  * Creates an ID factory on one random stream. It follows `ulid`'s `monotonicFactory` exactly
@@ -45,8 +51,8 @@ export function createIdFactory(random: Random): IdFactory {
   let lastTime = 0;
   let timeText = "";
   let randomText = "";
-  /** The last ULID issued (lower case; "" before the first): every later one sorts after it. */
-  let lastUlid = "";
+  /** The last ID issued ("" before the first): every later ULID sorts after its ULID. */
+  let lastId = "";
   const reserved = new Set<string>();
 
   const spell = (from: number) => {
@@ -70,6 +76,26 @@ export function createIdFactory(random: Random): IdFactory {
     randomText = randomText.slice(0, i) + spell(i);
   };
 
+  /** Whether the lower-case ULID at `start` of `id` sorts after the last one issued (read in place: no copy). */
+  const isAhead = (id: string, start: number): boolean => {
+    if (id.length - start !== TIME_LENGTH + RANDOM_LENGTH) return false;
+    let time = 0;
+    for (let i = 0; i < TIME_LENGTH; i++) {
+      const digit = digitAt(id, start + i);
+      if (digit < 0) return false;
+      time = time * 32 + digit;
+    }
+    // The first character of a ULID is at most 7 (48 bits of time).
+    if (digitAt(id, start) > 7) return false;
+    let order = lastId === "" ? 1 : Math.sign(time - lastTime);
+    for (let i = 0; i < RANDOM_LENGTH; i++) {
+      const digit = digitAt(id, start + TIME_LENGTH + i);
+      if (digit < 0) return false;
+      if (order === 0) order = Math.sign(digit - digits[i]!);
+    }
+    return order > 0;
+  };
+
   return {
     next(prefix, nowMs) {
       for (;;) {
@@ -77,16 +103,19 @@ export function createIdFactory(random: Random): IdFactory {
         const ms = Math.max(1, nowMs);
         if (ms <= lastTime) increment();
         else startMillisecond(ms);
-        lastUlid = timeText + randomText;
         // toLowerCase (a no-op on these characters) flattens the concatenation into one string:
         // a stored ID then holds one flat string (56 bytes), not a concatenation of parts (about 110).
-        const id = `${prefix}_${lastUlid}`.toLowerCase();
-        if (reserved.size === 0 || !reserved.has(id)) return id;
+        lastId = `${prefix}_${timeText}${randomText}`.toLowerCase();
+        if (reserved.size === 0 || !reserved.has(lastId)) return lastId;
       }
     },
     reserve(id) {
-      const body = id.slice(id.indexOf("_") + 1);
-      if (body.length === TIME_LENGTH + RANDOM_LENGTH && body > lastUlid && ULID_BODY.test(body)) reserved.add(id);
+      // The ID just made is the common case (a create stores what `next` gave it): never made again.
+      if (id === lastId) return;
+      if (isAhead(id, id.indexOf("_") + 1)) reserved.add(id);
+    },
+    get reservations() {
+      return reserved.size;
     },
   };
 }

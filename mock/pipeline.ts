@@ -16,6 +16,7 @@ import type { TakenFaults } from "./faults.js";
 import { type AuthResult, authenticate } from "./http/auth.js";
 import { parseJsonBody } from "./http/body.js";
 import { type LightOutcome, type LightRequest, renderReply, toFetchResponse } from "./http/light.js";
+import { andThen, type MaybePromise } from "./http/maybe-async.js";
 import { problem, type Reply } from "./http/reply.js";
 import { type ApiRouteMatch, matchRoute } from "./http/router.js";
 import { isPending, type Pending } from "./operations/context.js";
@@ -73,15 +74,15 @@ function relativePath(pathname: string, basePath: string): string {
   return pathname === basePath || pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : "";
 }
 
-/** Authentication, route errors and the operation, in the documented order. */
-async function answer(
+/** Authentication, route errors and the operation, in the documented order (at once when the body is already here). */
+function answer(
   store: Store,
   request: LightRequest,
   route: ApiRouteMatch,
   auth: AuthResult,
   requestId: string,
   onBody: (body: unknown) => void,
-): Promise<Reply | Pending> {
+): MaybePromise<Reply | Pending> {
   if (route.kind === "not-found" && !route.underApi) {
     return problem(requestId, "not_found", `Every API path starts with ${API_PREFIX}.`);
   }
@@ -91,11 +92,14 @@ async function answer(
     const allow = route.allow.join(", ");
     return problem(requestId, "method_not_allowed", `This path accepts ${allow} only.`, { headers: { allow } });
   }
-  const readBody = async () => {
-    const body = await parseJsonBody(request.headers, () => request.body());
-    if (body.ok) onBody(body.value);
-    return body;
-  };
+  const readBody = () =>
+    andThen(
+      parseJsonBody(request.headers, () => request.body()),
+      (body) => {
+        if (body.ok) onBody(body.value);
+        return body;
+      },
+    );
   return OPERATION_HANDLERS[route.operation]({ store, tenant: auth.tenant, params: route.params, requestId, readBody });
 }
 
@@ -126,11 +130,12 @@ export function createPipeline(deps: PipelineDeps): (request: LightRequest) => P
       operation = route.kind === "operation" ? route.operation : null;
       const { latencyMs, fault } = deps.takeFaults(operation);
       const dropNow = fault?.kind === "network-error" && !fault.afterProcessing;
-      const pending = dropNow
+      let pending = dropNow
         ? null
         : fault?.kind === "status"
           ? faultReply(requestId, fault.status, fault.retryAfterSeconds)
-          : await answer(store, request, route, auth, requestId, (body) => (requestBody = body));
+          : answer(store, request, route, auth, requestId, (body) => (requestBody = body));
+      if (pending instanceof Promise) pending = await pending;
       if (latencyMs > 0) {
         if (pending !== null && isPending(pending)) pending.hold();
         await new Promise((resolve) => setTimeout(resolve, latencyMs));

@@ -7,6 +7,7 @@
  */
 import { type FieldError, toJsonPointer } from "../../src/schemas/index.js";
 import { jsonLimitIssues } from "../../src/schemas/json-limits.js";
+import type { MaybePromise } from "./maybe-async.js";
 
 /** The largest body accepted: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -85,20 +86,20 @@ export async function readCapped(request: Request): Promise<Uint8Array | null> {
  * @param request - a POST or PATCH request
  * @returns the parsed value (any JSON value: checking its shape is the schema's job) or a refusal
  */
-export function readJsonBody(request: Request): Promise<BodyResult> {
+export async function readJsonBody(request: Request): Promise<BodyResult> {
   return parseJsonBody(request.headers, () => readCapped(request));
 }
 
+const unreadable: BodyResult = { ok: false, code: "invalid_request", detail: "The body could not be read." };
+
 /**
- * Checks and parses a JSON body from its headers and its bytes (what every adapter has).
+ * Checks and parses a JSON body from its headers and its bytes (what every adapter has). When
+ * the bytes are already here (the server, MSW), the result is too: no promise, no waiting.
  * @param headers - the request headers (`content-type`, `content-encoding`)
  * @param read - reads the body's bytes (null: larger than the limit); not called when the headers already refuse it
  * @returns the parsed value (any JSON value: checking its shape is the schema's job) or a refusal
  */
-export async function parseJsonBody(
-  headers: { get(name: string): string | null },
-  read: () => Uint8Array | null | Promise<Uint8Array | null>,
-): Promise<BodyResult> {
+export function parseJsonBody(headers: { get(name: string): string | null }, read: () => MaybePromise<Uint8Array | null>): MaybePromise<BodyResult> {
   if (!isJsonMediaType(headers.get("content-type"))) {
     return { ok: false, code: "unsupported_media_type", detail: "Send the body as JSON with Content-Type: application/json." };
   }
@@ -109,12 +110,17 @@ export async function parseJsonBody(
       detail: "Send the body uncompressed: the only Content-Encoding accepted is identity.",
     };
   }
-  let bytes: Uint8Array | null;
+  let bytes: MaybePromise<Uint8Array | null>;
   try {
-    bytes = await read();
+    bytes = read();
   } catch {
-    return { ok: false, code: "invalid_request", detail: "The body could not be read." };
+    return unreadable;
   }
+  return bytes instanceof Promise ? bytes.then(parseBytes, () => unreadable) : parseBytes(bytes);
+}
+
+/** Decodes and parses the bytes of a body whose headers were accepted. */
+function parseBytes(bytes: Uint8Array | null): BodyResult {
   if (bytes === null) return tooLarge;
   let text: string;
   try {

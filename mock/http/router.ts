@@ -23,35 +23,43 @@ export type RouteMatch<R> =
   | { readonly kind: "wrong-method"; readonly allow: readonly string[] }
   | { readonly kind: "not-found" };
 
-/** One template segment: a literal, or the key a parameter is decoded under. */
-type Segment = { readonly literal: string } | { readonly key: string };
-
-function compile(shape: RouteShape): readonly Segment[] {
-  return shape.path.split("/").map((part) => {
-    const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    if (name === undefined) return { literal: part };
-    return { key: shape.params?.find((param) => param.name === name)?.key ?? name };
-  });
+/** A compiled template: per segment, the literal it must equal, or null for a parameter (decoded under `keys[i]`). */
+interface Pattern {
+  readonly literals: readonly (string | null)[];
+  readonly keys: readonly string[];
 }
 
-function matchSegments(pattern: readonly Segment[], segments: readonly string[]): Record<string, string> | null {
-  if (pattern.length !== segments.length) return null;
+function compile(shape: RouteShape): Pattern {
+  const parts = shape.path.split("/");
+  const names = parts.map((part) => /^\{(\w+)\}$/.exec(part)?.[1]);
+  return {
+    literals: parts.map((part, i) => (names[i] === undefined ? part : null)),
+    keys: names.map((name) => (name === undefined ? "" : (shape.params?.find((param) => param.name === name)?.key ?? name))),
+  };
+}
+
+/** The decoded parameters of a path that fits the pattern, or null. Literals are compared before anything is decoded or allocated. */
+function matchSegments({ literals, keys }: Pattern, segments: readonly string[]): Record<string, string> | null {
+  if (literals.length !== segments.length) return null;
+  for (let i = 0; i < segments.length; i++) {
+    const literal = literals[i];
+    if (literal !== null && literal !== segments[i]) return null;
+  }
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
-    const expected = pattern[i]!;
-    const actual = segments[i]!;
-    if ("literal" in expected) {
-      if (expected.literal !== actual) return null;
-      continue;
-    }
-    let value: string;
-    try {
-      value = decodeURIComponent(actual);
-    } catch {
-      return null; // a malformed escape names no resource
+    if (literals[i] !== null) continue;
+    const segment = segments[i]!;
+    let value = segment;
+    // Only an escape needs decoding (most IDs have none: no call into the URI decoder for them).
+    if (segment.includes("%")) {
+      try {
+        value = decodeURIComponent(segment);
+      } catch {
+        return null; // a malformed escape names no resource
+      }
     }
     if (value === "") return null;
-    params[expected.key] = value;
+    params[keys[i]!] = value;
   }
   return params;
 }
@@ -65,14 +73,15 @@ export function createRouter<R extends RouteShape>(routes: readonly R[]): (metho
   const compiled = routes.map((route) => ({ route, pattern: compile(route) }));
   return (method, path) => {
     const segments = path.split("/");
-    const allow: string[] = [];
+    const wanted = routingMethod(method);
+    let allow: string[] | null = null;
     for (const { route, pattern } of compiled) {
       const params = matchSegments(pattern, segments);
       if (params === null) continue;
-      if (route.method === routingMethod(method)) return { kind: "route", route, params };
-      allow.push(route.method);
+      if (route.method === wanted) return { kind: "route", route, params };
+      (allow ??= []).push(route.method);
     }
-    return allow.length > 0 ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found" };
+    return allow !== null ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found" };
   };
 }
 

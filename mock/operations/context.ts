@@ -6,6 +6,7 @@
  */
 import type { FieldError } from "../../src/schemas/index.js";
 import type { BodyResult } from "../http/body.js";
+import type { MaybePromise } from "../http/maybe-async.js";
 import { invalidFields, problem, type Reply } from "../http/reply.js";
 import type { Store } from "../state/store.js";
 import type { TenantData } from "../state/tenant-data.js";
@@ -18,8 +19,8 @@ export interface OperationContext {
   /** Decoded path parameters. */
   readonly params: Readonly<Record<string, string>>;
   readonly requestId: string;
-  /** Reads the JSON body (and keeps it for the request log). */
-  readBody(): Promise<BodyResult>;
+  /** Reads the JSON body (and keeps it for the request log); at once when the bytes are already here. */
+  readBody(): MaybePromise<BodyResult>;
 }
 
 /** An accepted write, not yet done. */
@@ -31,7 +32,7 @@ export interface Pending {
 }
 
 /** An operation: answers at once (an error or a read), or returns the pending write of an accepted request. */
-export type Operation = (context: OperationContext) => Promise<Reply | Pending> | Reply | Pending;
+export type Operation = (context: OperationContext) => MaybePromise<Reply | Pending>;
 
 /** Whether an operation's outcome is a pending write. */
 export function isPending(outcome: Reply | Pending): outcome is Pending {

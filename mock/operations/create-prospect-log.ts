@@ -4,6 +4,7 @@
  * @module
  */
 import { REPLAYED_HEADER } from "../../src/headers.js";
+import { andThen } from "../http/maybe-async.js";
 import { problem, type Reply } from "../http/reply.js";
 import { type ProspectLogDecision, prepareProspectLog } from "../state/prospect-logs.js";
 import { bodyProblem, invalidBody, type Operation, type OperationContext } from "./context.js";
@@ -32,10 +33,10 @@ function toReply(context: OperationContext, decision: ProspectLogDecision): Repl
 }
 
 /** Creates a prospect log entry: 201 with the result, or 400/409/422. */
-export const createProspectLog: Operation = async (context) => {
-  const body = await context.readBody();
-  if (!body.ok) return bodyProblem(context, body);
-  const prepared = prepareProspectLog(context.store, context.tenant, body.value);
-  if (prepared.early !== null) return toReply(context, prepared.early);
-  return { hold: prepared.hold, commit: () => toReply(context, prepared.commit()) };
-};
+export const createProspectLog: Operation = (context) =>
+  andThen(context.readBody(), (body) => {
+    if (!body.ok) return bodyProblem(context, body);
+    const prepared = prepareProspectLog(context.store, context.tenant, body.value);
+    if (prepared.early !== null) return toReply(context, prepared.early);
+    return { hold: prepared.hold, commit: () => toReply(context, prepared.commit()) };
+  });

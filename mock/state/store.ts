@@ -52,10 +52,8 @@ export interface StoreConfig {
 export function createStore(config: StoreConfig): Store {
   const ids = createIdFactory(createRandom(config.seed, STREAMS.resources));
   const eventIds = createIdFactory(createRandom(config.seed, STREAMS.events));
-  const registerId: IdRegistry = (id) => {
-    ids.reserve(id);
-    eventIds.reserve(id);
-  };
+  // Each factory reserves only what it makes: `event_` IDs come from the event stream, every other stored ID from the resource stream.
+  const registerId: IdRegistry = (id) => (id.startsWith("event_") ? eventIds : ids).reserve(id);
   const secrets = createRandom(config.seed, STREAMS.secrets);
   const nowMs = () => readClock(config.clock);
   return {

@@ -88,6 +88,25 @@ describe("createIdFactory", () => {
     for (let i = 0; i < 5; i++) expect(factory.next("prospect", T0 + i)).toBe(twin.next("prospect", T0 + i));
   });
 
+  it("remembers no ID it has already passed: what it made itself, and anything that sorts before it", () => {
+    const factory = createIdFactory(createRandom(6, 0));
+    const made: string[] = [];
+    for (let i = 0; i < 1000; i++) made.push(factory.next("prospectlog", T0 + (i >> 4)));
+    for (const id of made) factory.reserve(id);
+    factory.reserve("prospect_00000000000000000000000000");
+    factory.reserve(`prospect_${made[500]!.slice("prospectlog_".length)}`);
+    expect(factory.reservations).toBe(0);
+  });
+
+  it("remembers an ID ahead of it, whatever its prefix (a later time, or the same time with a larger random part)", () => {
+    const factory = createIdFactory(createRandom(6, 0));
+    const last = factory.next("prospect", T0).slice("prospect_".length);
+    expect(last.endsWith("z")).toBe(false); // seed 6 draws a last character below z
+    factory.reserve(`tenant_${last.slice(0, 25)}z`);
+    factory.reserve(createIdFactory(createRandom(6, 0)).next("page", T0 + 1));
+    expect(factory.reservations).toBe(2);
+  });
+
   it("forgets nothing it could still make: a reservation after many IDs is still honoured", () => {
     const [twin, factory] = [createIdFactory(createRandom(5, 0)), createIdFactory(createRandom(5, 0))];
     for (let i = 0; i < 1000; i++) expect(factory.next("prospectlog", T0)).toBe(twin.next("prospectlog", T0));
