@@ -10,6 +10,7 @@ import { createChangeFeed, type MockChanges } from "./changes.js";
 import { createFaults, type MockFaults } from "./faults.js";
 import { type AuthResult, authenticate } from "./http/auth.js";
 import { fromFetchRequest, type LightOutcome, type LightRequest } from "./http/light.js";
+import type { MaybePromise } from "./http/maybe-async.js";
 import { createIdFactory, type IdFactory } from "./ids.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
 import { createPipeline, type Outcome, toOutcome } from "./pipeline.js";
@@ -73,8 +74,8 @@ export interface MockApi {
  * log. Not public: reached through {@link coreOf}.
  */
 export interface MockCore {
-  /** The pipeline itself, on a light request (the standalone server's path: no fetch `Request` or `Response` built). */
-  answer(request: LightRequest): Promise<LightOutcome>;
+  /** The pipeline itself, on a light request (the standalone server's path: no fetch `Request` or `Response` built); at once when nothing makes it wait. */
+  answer(request: LightRequest): MaybePromise<LightOutcome>;
   /** The tenant of a request's `x-api-key`, or the 401 problem to answer. */
   authenticate(headers: Headers): AuthResult;
   /** A new `req_` ID from the mock's seeded source. */
@@ -173,7 +174,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   }
   initialise();
 
-  const newRequestId = () => requestIds.next("req", store.nowMs());
+  const newRequestId = (atMs?: number) => requestIds.next("req", atMs ?? store.nowMs());
   const answer = createPipeline({
     store: current,
     basePath: resolved.basePath,
@@ -196,7 +197,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     return attempts;
   };
 
-  const handle = (request: Request): Promise<Outcome> => answer(fromFetchRequest(request)).then(toOutcome);
+  const handle = (request: Request): Promise<Outcome> => Promise.resolve(answer(fromFetchRequest(request))).then(toOutcome);
 
   const api: MockApi = {
     async fetch(input, init) {

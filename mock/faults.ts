@@ -57,6 +57,9 @@ export interface TakenFaults {
   readonly fault: Exclude<Fault, { kind: "latency" }> | null;
 }
 
+/** What a call takes when nothing is armed (the common case: no search, no allocation). */
+const NO_FAULTS: TakenFaults = Object.freeze({ latencyMs: 0, fault: null });
+
 interface Armed {
   readonly fault: Fault;
   readonly operation: FaultTarget;
@@ -114,6 +117,7 @@ export function createFaults(): { api: MockFaults; take(operation: OperationId |
       pending: () => armed.map(({ fault, operation, remaining }) => ({ fault, operation, remaining })),
     },
     take(operation) {
+      if (armed.length === 0) return NO_FAULTS;
       const latency = consume(operation, true);
       const fault = consume(operation, false);
       return {

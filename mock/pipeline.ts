@@ -41,8 +41,8 @@ export interface PipelineDeps {
   store(): Store;
   /** The base URL's path without a trailing slash ("" for a host root). */
   readonly basePath: string;
-  /** A new `req_` ID. */
-  newRequestId(): string;
+  /** A new `req_` ID, for the time `atMs` (default: now). */
+  newRequestId(atMs?: number): string;
   takeFaults(operation: OperationId | null): TakenFaults;
   /** Logs an answered request (with the caller's tenant, when its key is known). */
   record(entry: LoggedRequest): void;
@@ -103,67 +103,114 @@ function answer(
   return OPERATION_HANDLERS[route.operation]({ store, tenant: auth.tenant, params: route.params, requestId, readBody });
 }
 
+/** What the pipeline learns of one request as it goes: what the request log records. */
+interface Trace {
+  requestId: string;
+  receivedAt: string;
+  path: string;
+  operation: OperationId | null;
+  tenantId: string | null;
+  requestBody: unknown;
+}
+
+/** A request routed and authenticated, with the faults it took and its operation's outcome (a write still pending). */
+interface Begun {
+  readonly outcome: MaybePromise<Reply | Pending> | null;
+  readonly latencyMs: number;
+  readonly fault: TakenFaults["fault"];
+}
+
+function internalError(requestId: string): Reply {
+  return problem(requestId, "internal_error", "The mock failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
+}
+
+/** Route, authentication, faults and the operation, noting what the log needs in `trace`. May throw (the caller answers 500). */
+function begin(deps: PipelineDeps, store: Store, request: LightRequest, trace: Trace): Begun {
+  const nowMs = store.nowMs();
+  trace.requestId = deps.newRequestId(nowMs);
+  trace.receivedAt = formatTimestamp(nowMs);
+  trace.path = request.path;
+  const route = matchRoute(request.method, relativePath(trace.path, deps.basePath));
+  // Looked up first so the log knows the caller of every request, faults and 404s included.
+  const auth = authenticate(store, request.headers);
+  if (auth.ok) trace.tenantId = auth.tenant.record.id;
+  trace.operation = route.kind === "operation" ? route.operation : null;
+  const { latencyMs, fault } = deps.takeFaults(trace.operation);
+  const dropNow = fault?.kind === "network-error" && !fault.afterProcessing;
+  const outcome = dropNow
+    ? null
+    : fault?.kind === "status"
+      ? faultReply(trace.requestId, fault.status, fault.retryAfterSeconds)
+      : answer(store, request, route, auth, trace.requestId, (body) => (trace.requestBody = body));
+  return { outcome, latencyMs, fault };
+}
+
+/** Commits a pending write and applies a fault that changes the answer: the reply, or null for a dropped connection. */
+function settle(trace: Trace, begun: Begun, outcome: Reply | Pending | null): Reply | null {
+  try {
+    if (outcome === null) return null;
+    const answered = isPending(outcome) ? outcome.commit() : outcome;
+    return begun.fault?.kind === "network-error" ? null : begun.fault?.kind === "malformed-body" ? malformed(answered) : answered;
+  } catch {
+    return internalError(trace.requestId);
+  }
+}
+
+/** The rest of a request that waits: for its body, or for an injected latency (the write is held meanwhile). */
+async function later(trace: Trace, begun: Begun): Promise<Reply | null> {
+  let outcome: Reply | Pending | null;
+  try {
+    outcome = await begun.outcome;
+    if (begun.latencyMs > 0) {
+      if (outcome !== null && isPending(outcome)) outcome.hold();
+      await new Promise((resolve) => setTimeout(resolve, begun.latencyMs));
+    }
+  } catch {
+    return internalError(trace.requestId);
+  }
+  return settle(trace, begun, outcome);
+}
+
 /**
  * Creates the pipeline.
  * @param deps - state, base path, request IDs, faults and the request log
- * @returns a function answering one request; it never throws
+ * @returns a function answering one request: at once when nothing makes it wait (its body is
+ *   already here and no latency is injected), else a promise; it never throws or rejects
  */
-export function createPipeline(deps: PipelineDeps): (request: LightRequest) => Promise<LightOutcome> {
-  return async (request) => {
-    const started = performance.now();
-    const store = deps.store();
-    let requestId = "req_unavailable";
-    let receivedAt = "";
-    let path = "";
-    let operation: OperationId | null = null;
-    let tenantId: string | null = null;
-    let requestBody: unknown;
-    let reply: Reply | null = null;
-    try {
-      requestId = deps.newRequestId();
-      receivedAt = formatTimestamp(store.nowMs());
-      path = request.path;
-      const route = matchRoute(request.method, relativePath(path, deps.basePath));
-      // Looked up first so the log knows the caller of every request, faults and 404s included.
-      const auth = authenticate(store, request.headers);
-      if (auth.ok) tenantId = auth.tenant.record.id;
-      operation = route.kind === "operation" ? route.operation : null;
-      const { latencyMs, fault } = deps.takeFaults(operation);
-      const dropNow = fault?.kind === "network-error" && !fault.afterProcessing;
-      let pending = dropNow
-        ? null
-        : fault?.kind === "status"
-          ? faultReply(requestId, fault.status, fault.retryAfterSeconds)
-          : answer(store, request, route, auth, requestId, (body) => (requestBody = body));
-      if (pending instanceof Promise) pending = await pending;
-      if (latencyMs > 0) {
-        if (pending !== null && isPending(pending)) pending.hold();
-        await new Promise((resolve) => setTimeout(resolve, latencyMs));
-      }
-      if (pending !== null) {
-        const answered = isPending(pending) ? pending.commit() : pending;
-        reply = fault?.kind === "network-error" ? null : fault?.kind === "malformed-body" ? malformed(answered) : answered;
-      }
-    } catch {
-      reply = problem(requestId, "internal_error", "The mock failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
-    }
+export function createPipeline(deps: PipelineDeps): (request: LightRequest) => MaybePromise<LightOutcome> {
+  const finish = (request: LightRequest, store: Store, trace: Trace, started: number, reply: Reply | null): LightOutcome => {
     // A request answered before authentication (an injected fault) still belongs to its key's tenant.
-    if (tenantId === null) {
+    if (trace.tenantId === null) {
       const auth = authenticate(store, request.headers);
-      if (auth.ok) tenantId = auth.tenant.record.id;
+      if (auth.ok) trace.tenantId = auth.tenant.record.id;
     }
+    const { requestId } = trace;
     deps.record({
       requestId,
       method: request.method,
-      path,
-      operation,
+      path: trace.path,
+      operation: trace.operation,
       status: reply?.status ?? 0,
-      requestBody,
+      requestBody: trace.requestBody,
       responseBody: reply === null ? undefined : (reply.rawText ?? reply.body),
-      receivedAt,
+      receivedAt: trace.receivedAt,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-      tenantId,
+      tenantId: trace.tenantId,
     });
     return reply === null ? { kind: "network-error" } : { kind: "reply", reply: renderReply(reply, requestId, request.method) };
+  };
+  return (request) => {
+    const started = performance.now();
+    const store = deps.store();
+    const trace: Trace = { requestId: "req_unavailable", receivedAt: "", path: "", operation: null, tenantId: null, requestBody: undefined };
+    let begun: Begun;
+    try {
+      begun = begin(deps, store, request, trace);
+    } catch {
+      return finish(request, store, trace, started, internalError(trace.requestId));
+    }
+    if (begun.latencyMs === 0 && !(begun.outcome instanceof Promise))
+      return finish(request, store, trace, started, settle(trace, begun, begun.outcome));
+    return later(trace, begun).then((reply) => finish(request, store, trace, started, reply));
   };
 }

@@ -26,6 +26,7 @@ export type BodyResult =
 /** Whether a `Content-Type` names JSON: `application/json` or `application/<anything>+json`, with any parameters. */
 export function isJsonMediaType(contentType: string | null): boolean {
   if (contentType === null) return false;
+  if (contentType === "application/json") return true;
   const essence = contentType.split(";", 1)[0]!.trim().toLowerCase();
   return essence === "application/json" || /^application\/[!#$&^_.+\-a-z0-9]+\+json$/.test(essence);
 }

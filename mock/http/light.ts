@@ -106,6 +106,15 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // What fetch's `Headers` trims from both ends of a value (HTTP whitespace; `trim()` would also take NBSP).
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+/** HTTP whitespace: tab, line feed, carriage return, space. */
+const isHttpWhitespace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+/** A value as fetch's `Headers` keeps it: HTTP whitespace taken from both ends (no copy when there is none). */
+function trimmed(value: string): string {
+  if (value === "" || (!isHttpWhitespace(value.charCodeAt(0)) && !isHttpWhitespace(value.charCodeAt(value.length - 1)))) return value;
+  return value.replace(EDGE_WHITESPACE, "");
+}
+
 // What fetch's `Headers` refuses in a value (after trimming): NUL, CR, LF.
 const BAD_VALUE = /[\0\r\n]/;
 
@@ -124,8 +133,8 @@ export function headersOfRaw(raw: readonly string[]): HeaderLookup {
       let found: string | null = null;
       for (let i = 0; i < raw.length; i += 2) {
         const candidate = raw[i]!;
-        if (candidate.length !== name.length || candidate.toLowerCase() !== name || !TOKEN.test(candidate)) continue;
-        const value = raw[i + 1]!.replace(EDGE_WHITESPACE, "");
+        if (candidate.length !== name.length || (candidate !== name && candidate.toLowerCase() !== name) || !TOKEN.test(candidate)) continue;
+        const value = trimmed(raw[i + 1]!);
         if (BAD_VALUE.test(value)) continue;
         found = found === null ? value : `${found}, ${value}`;
       }

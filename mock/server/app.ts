@@ -14,6 +14,7 @@ import { createInbox } from "../control/inbox.js";
 import type { MockApi, MockOutcome } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
 import type { LightOutcome, LightRequest } from "../http/light.js";
+import type { MaybePromise } from "../http/maybe-async.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { problem, toResponse } from "../http/reply.js";
 import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "../openapi/document.js";
@@ -30,7 +31,7 @@ export interface ServerApp {
    * light request, with no fetch `Request` or `Response` built. `null` for every other path (the
    * document, the control API, anything else), which the caller sends through {@link ServerApp.handle}.
    */
-  answer(request: LightRequest): Promise<LightOutcome> | null;
+  answer(request: LightRequest): MaybePromise<LightOutcome> | null;
   /** The mock behind it. */
   readonly api: MockApi;
 }
@@ -116,12 +117,12 @@ export function createServerApp(core: MockApi, options: ServerAppOptions = {}): 
   };
 
   // The hot path: straight to the mock unless there is a latency to add.
-  const late = <I, O>(run: (input: I) => Promise<O>): ((input: I) => Promise<O>) =>
+  const late = <I, R>(run: (input: I) => R): ((input: I) => R | Promise<Awaited<R>>) =>
     latencyMs === 0
       ? run
-      : async (input) => {
+      : async (input): Promise<Awaited<R>> => {
           await sleep(latencyMs);
-          return run(input);
+          return await run(input);
         };
   const handleApi = late(core.handle);
   const answerApi = late(internals.answer);

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import type { MockOutcome } from "../core.js";
 import { type BodyBytes, HOP_BY_HOP, headersOfRaw, type LightOutcome, type LightReply, type LightRequest } from "../http/light.js";
+import type { MaybePromise } from "../http/maybe-async.js";
 import { withMethod } from "../http/method.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
 import { type BodyRead, readBody } from "./read-body.js";
@@ -51,7 +52,7 @@ export interface NodeHandlerOptions {
   /** The handler behind the server. */
   readonly handle: OutcomeHandler;
   /** The lean path: answers a light request, or returns null to send it through `handle` (see `ServerApp.answer`). */
-  readonly answer?: ((request: LightRequest) => Promise<LightOutcome> | null) | undefined;
+  readonly answer?: ((request: LightRequest) => MaybePromise<LightOutcome> | null) | undefined;
   /** The answer to a request that fetch's `Request` refuses to represent (a method such as TRACE). */
   readonly unreadable: () => Response;
   /** A new request ID (the mock's seeded source), for answers the handler gives itself (a CORS preflight). */
@@ -236,7 +237,8 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
       const closeAfter = read.kind === "over-limit";
       const lean = answer?.(lightRequestOf(origin, method, target, request.rawHeaders, read)) ?? null;
       if (lean !== null) {
-        const outcome = await lean;
+        // Answered at once unless the request waits (an injected latency): written in the same turn.
+        const outcome = lean instanceof Promise ? await lean : lean;
         if (outcome.kind === "network-error") response.destroy();
         else status = writeReply(response, outcome.reply, closeAfter);
       } else {
