@@ -44,31 +44,31 @@ export function readBody(request: IncomingMessage): Promise<BodyRead> | BodyRead
   if (!hasBody(request)) return NO_BODY;
   if (declaresTooLargeBody(request)) return DECLARED_TOO_LARGE;
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    // One settlement; events after it (the `close` that follows `end`, data after a pause) are
+    // ignored, so no listener has to be removed: the request object is dropped with its answer.
+    let settled = false;
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     let size = 0;
+    const bytes = () => (more === undefined ? first : Buffer.concat(more, size));
     const settle = (result: BodyRead) => {
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onAbort);
-      request.off("close", onClose);
+      if (settled) return;
+      settled = true;
       resolve(result);
     };
-    const bytes = () => (chunks.length === 1 ? chunks[0] : chunks.length === 0 ? undefined : Buffer.concat(chunks, size));
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
+    request.on("data", (chunk: Buffer) => {
+      if (settled) return;
+      if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) return;
       request.pause();
       settle({ kind: "over-limit", bytes: bytes() });
-    };
-    const onEnd = () => settle({ kind: "complete", bytes: bytes() });
-    const onAbort = () => settle({ kind: "aborted" });
-    const onClose = () => {
-      if (!request.complete) onAbort();
-    };
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onAbort);
-    request.on("close", onClose);
+    });
+    request.on("end", () => settle({ kind: "complete", bytes: bytes() }));
+    request.on("error", () => settle({ kind: "aborted" }));
+    request.on("close", () => {
+      if (!request.complete) settle({ kind: "aborted" });
+    });
   });
 }
