@@ -46,7 +46,7 @@ const benchmark: Benchmark = {
       const get = await paired(`${off.url}${PAGE_PATH}`, `${on.url}${PAGE_PATH}`, GET);
       return [
         atLeast(
-          `GET page with a never-answering receiver and ${PENDING} deliveries pending vs --no-webhooks, req/s`,
+          `GET page with a never-answering receiver and ${PENDING} deliveries pending vs --no-webhooks, req/s (${get.spread})`,
           rps(get.server),
           rps(get.bare),
           get.ratio,
