@@ -179,7 +179,7 @@ async function later(trace: Trace, begun: Begun): Promise<Reply | null> {
  */
 export function createPipeline(deps: PipelineDeps): (request: LightRequest) => MaybePromise<LightOutcome> {
   const finish = (request: LightRequest, store: Store, trace: Trace, started: number, reply: Reply | null): LightOutcome => {
-    // A request answered before authentication (an injected fault) still belongs to its key's tenant.
+    // A request that failed before its key was looked up (an unexpected error) still belongs to its key's tenant.
     if (trace.tenantId === null) {
       const auth = authenticate(store, request.headers);
       if (auth.ok) trace.tenantId = auth.tenant.record.id;

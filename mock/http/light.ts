@@ -9,6 +9,7 @@
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
 import { readCapped } from "./body.js";
+import type { MaybePromise } from "./maybe-async.js";
 import { methodOf } from "./method.js";
 import type { Reply } from "./reply.js";
 
@@ -28,7 +29,7 @@ export interface LightRequest {
   readonly path: string;
   readonly headers: HeaderLookup;
   /** The body's bytes, read only when an operation needs them (a rejected read: "could not be read"). */
-  body(): BodyBytes | Promise<BodyBytes>;
+  body(): MaybePromise<BodyBytes>;
 }
 
 /** One answer: status, headers (lower-case names, `content-type` and `x-request-id` included) and the body text (null for a `HEAD`). */

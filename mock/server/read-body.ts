@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { MAX_BODY_BYTES } from "../core.js";
+import type { MaybePromise } from "../http/maybe-async.js";
 
 /** What came of reading a request body. */
 export type BodyRead =
@@ -40,7 +41,7 @@ export function declaresTooLargeBody(request: IncomingMessage): boolean {
  * @param request - the incoming request; left paused when the body is over the cap
  * @returns the body, the part read of a body over the cap, or `aborted`
  */
-export function readBody(request: IncomingMessage): Promise<BodyRead> | BodyRead {
+export function readBody(request: IncomingMessage): MaybePromise<BodyRead> {
   if (!hasBody(request)) return NO_BODY;
   if (declaresTooLargeBody(request)) return DECLARED_TOO_LARGE;
   return new Promise((resolve) => {

@@ -12,7 +12,7 @@
  */
 export type IdRegistry = (id: string) => void;
 
-/** A `Map` keyed by record ID that registers each key it stores in an {@link IdRegistry}. */
+/** A `Map` keyed by record ID that reports each key it stores to an {@link IdRegistry}. */
 export class IdRegisteredMap<V> extends Map<string, V> {
   readonly #registry: IdRegistry;
 
