@@ -250,7 +250,7 @@ describe("a validator built from the document agrees with the live server", () =
   });
 });
 
-describe("the url rule (BEHAVIOUR.md, \"url\"): the published pattern, the server and the response schema agree", () => {
+describe('the url rule (BEHAVIOUR.md, "url"): the published pattern, the server and the response schema agree', () => {
   const subscriptionPath = "/v0/webhook_subscriptions/{subscription_id}";
   const okResponse = `paths/${pointer(subscriptionPath, "patch")}/responses/200/content/application~1json/schema`;
   const patchUrl = async (url: string) => {
@@ -281,7 +281,21 @@ describe("the url rule (BEHAVIOUR.md, \"url\"): the published pattern, the serve
     .tuple(
       fc.constantFrom("http://", "HTTPS://", "https://", "ftp://", "http:/", ""),
       fc.constantFrom("", "user@", "user:pw@", ":@"),
-      fc.constantFrom("example.com", "bücher.example", "a.1", "a.0x1f", "1.2.3.4", "256.1.1.1", "[::1]", "[::1", "[:::]", "%41.example", "xn--bcher-kva.example", "a..b", ""),
+      fc.constantFrom(
+        "example.com",
+        "bücher.example",
+        "a.1",
+        "a.0x1f",
+        "1.2.3.4",
+        "256.1.1.1",
+        "[::1]",
+        "[::1",
+        "[:::]",
+        "%41.example",
+        "xn--bcher-kva.example",
+        "a..b",
+        "",
+      ),
       fc.constantFrom("", ":", ":0", ":65535", ":65536", ":99999", ":8x"),
       fc.array(fc.constantFrom("/", "a", "%41", "%zz", "%", "{", "|", "^", "\\", " ", "\t", "é", "?", "#", "[", "@", ":", "'"), { maxLength: 6 }),
     )
