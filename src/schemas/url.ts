@@ -117,7 +117,7 @@ function urlProblem(value: string): string | undefined {
 export const HttpUrl = /* @__PURE__ */ z.string().check(
   z.maxLength(MAX_URL_LENGTH),
   z.check((context) => {
-    const problem = urlProblem(context.value);
-    if (problem !== undefined) context.issues.push({ code: "custom", message: problem, input: context.value, params: { code: "invalid_format" } });
+    const detail = urlProblem(context.value);
+    if (detail !== undefined) context.issues.push({ code: "custom", message: detail, input: context.value, params: { code: "invalid_format" } });
   }),
 );
