@@ -102,8 +102,8 @@ function urlProblem(value: string): string | undefined {
   }
   const stray = URI_CHARACTERS.exec(value);
   if (stray !== null) {
-    const escape = `%${stray[0].charCodeAt(0).toString(16).toUpperCase()}`;
-    return `must not contain ${JSON.stringify(stray[0])} (RFC 3986 does not allow it in a URL; send it escaped as ${escape})`;
+    const escaped = `%${stray[0].charCodeAt(0).toString(16).toUpperCase()}`;
+    return `must not contain ${JSON.stringify(stray[0])} (RFC 3986 does not allow it in a URL; send it escaped as ${escaped})`;
   }
   return "must be an absolute http or https URL: a host (not ending in a number unless an IPv4 address), a port of at most 65535, every % followed by two hex digits";
 }
