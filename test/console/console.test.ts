@@ -140,7 +140,10 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
       }),
     );
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.every((count) => count === 1), `lines per date: ${lines.join(", ")}`).toBe(true);
+    expect(
+      lines.every((count) => count === 1),
+      `lines per date: ${lines.join(", ")}`,
+    ).toBe(true);
     await page.getByRole("button", { name: `Add version to ${name}` }).click();
     // Processing sets the page's computed name: the field starts from it, never from the custom name (issue 26.6).
     expect(await page.getByLabel("Computed name for version 2").inputValue()).toBe("Pricing plans for teams");
@@ -161,7 +164,13 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     const skipped = (kind: string) => `Not delivered: ${DEMO_IDS.subscription} does not select page.version.${kind}.`;
     await expect
       .poll(() => page.locator(".event .not-delivered").allTextContents())
-      .toEqual([skipped("processed"), skipped("created"), `Not delivered: ${DEMO_IDS.subscription} did not exist yet.`, skipped("processed"), skipped("created")]);
+      .toEqual([
+        skipped("processed"),
+        skipped("created"),
+        `Not delivered: ${DEMO_IDS.subscription} did not exist yet.`,
+        skipped("processed"),
+        skipped("created"),
+      ]);
     const received = page.locator("#inbox-list-demo > li", { hasText: "page.version.published" });
     await received.first().waitFor({ timeout: 20_000 });
     expect(await received.first().textContent()).toContain("signature valid");
