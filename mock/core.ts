@@ -8,16 +8,16 @@
 
 export { OPERATIONS, type OperationId } from "../src/operations.js";
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
-export type { MockChange, MockChangeListener, MockChanges } from "./changes.js";
-export type { Clock } from "./clock.js";
 export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
-export { MockStateError } from "./errors.js";
-export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";
-export { MAX_BODY_BYTES } from "./http/body.js";
+export type { Clock } from "./lib/clock.js";
+export { MockStateError } from "./lib/errors.js";
+export type { Seed } from "./lib/random.js";
+export type { Outcome as MockOutcome } from "./mock-api.js";
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_SEED, type MockApiOptions } from "./options.js";
-export type { Outcome as MockOutcome } from "./pipeline.js";
-export type { Seed } from "./random.js";
-export type { LoggedRequest, RequestLog } from "./request-log.js";
+export { MAX_BODY_BYTES } from "./pipeline/body.js";
+export type { MockChange, MockChangeListener, MockChanges } from "./pipeline/changes.js";
+export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./pipeline/faults.js";
+export type { LoggedRequest, RequestLog } from "./pipeline/request-log.js";
 export { IDEMPOTENCY_WINDOW_MS } from "./state/idempotency.js";
 export type { MockState } from "./state/index.js";
 export type {

@@ -4,6 +4,7 @@
  * and a new build is never mixed with an old one.
  * @module
  */
+import { fnv1a32 } from "../lib/hash.js";
 
 declare const __PROSPECTKIT_CONSOLE__: { readonly js: string; readonly css: string } | undefined;
 
@@ -14,15 +15,8 @@ export interface ConsoleAsset {
   readonly body: string;
 }
 
-/** FNV-1a over UTF-16 code units, in base 36: a short, stable content tag (not a security hash). */
-function contentTag(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(36);
-}
+/** A short, stable content tag (not a security hash): FNV-1a in base 36. */
+const contentTag = (text: string): string => fnv1a32(text).toString(36);
 
 /** The tab icon: the console's "pk" mark. */
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><text x="16" y="21.5" font-family="system-ui,sans-serif" font-size="14" font-weight="700" fill="#fff" text-anchor="middle">pk</text></svg>`;

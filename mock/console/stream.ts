@@ -5,7 +5,8 @@
  * reading is cut off once its backlog passes a bound, so a stalled tab cannot grow the server's memory.
  * @module
  */
-import type { MockChanges } from "../core.js";
+import type { MockChanges } from "../pipeline/changes.js";
+import type { Reply } from "../pipeline/reply.js";
 
 /** How often a comment line keeps idle connections (and proxies) open, in milliseconds. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -26,9 +27,9 @@ function frame(event: string, data: unknown): Uint8Array {
  * @param tenantOfCaller - the caller's tenant now (read again after a reset, which may renew
  *   tenant IDs; null when the key no longer has one, which ends the stream): nothing of another
  *   tenant is ever written
- * @returns the streaming response (first event `ready`, then `request` and `change` events)
+ * @returns the streaming reply (first event `ready`, then `request` and `change` events)
  */
-export function changeStream(changes: MockChanges, tenantOfCaller: () => string | null): Response {
+export function changeStream(changes: MockChanges, tenantOfCaller: () => string | null): Reply {
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>(
     {
@@ -75,8 +76,9 @@ export function changeStream(changes: MockChanges, tenantOfCaller: () => string 
     },
     { highWaterMark: 1 },
   );
-  return new Response(body, {
+  return {
     status: 200,
+    stream: body,
     headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
-  });
+  };
 }

@@ -9,8 +9,8 @@
  */
 import type { WebhookEvent } from "../../src/schemas/index.js";
 import { verifyWebhook, WEBHOOK_HEADERS, WebhookVerificationError } from "../../src/webhooks/index.js";
-import { formatTimestamp } from "../clock.js";
-import type { MockApi } from "../core.js";
+import { formatTimestamp } from "../lib/clock.js";
+import type { MockState } from "../state/index.js";
 
 /** Where the inbox lives: `POST {INBOX_PATH}/{name}`. */
 export const INBOX_PATH = "/__mock/inbox";
@@ -116,11 +116,11 @@ async function signedByAny(subscriptions: readonly { secrets: readonly string[] 
 
 /**
  * Creates an inbox over a mock.
- * @param api - the mock whose subscriptions name the inboxes and hold the secrets
+ * @param state - the mock's state, whose subscriptions name the inboxes and hold the secrets
  * @param now - the clock the verification's timestamp tolerance is checked against (the mock's)
  * @returns the inbox
  */
-export function createInbox(api: MockApi, now: () => Date): Inbox {
+export function createInbox(state: MockState, now: () => Date): Inbox {
   /** tenant → inbox name → messages */
   let messages = new Map<string, Map<string, InboxMessage[]>>();
   let counter = 0;
@@ -138,13 +138,13 @@ export function createInbox(api: MockApi, now: () => Date): Inbox {
   return {
     async receive(name, headers, body) {
       const at = now();
-      const pointing = api.state.tenants.list().flatMap(({ id: tenantId }) => {
-        const subscriptions = api.state.webhookSubscriptions
+      const pointing = state.tenants.list().flatMap(({ id: tenantId }) => {
+        const subscriptions = state.webhookSubscriptions
           .list({ tenantId })
           .filter((subscription) => pointsAt(subscription.url, name))
           .map((subscription) => ({
             id: subscription.id,
-            secrets: api.state.webhookSubscriptions.signingSecrets(subscription.id, { tenantId }) ?? [],
+            secrets: state.webhookSubscriptions.signingSecrets(subscription.id, { tenantId }) ?? [],
           }));
         return subscriptions.length === 0 ? [] : [{ tenantId, subscriptions }];
       });

@@ -1,35 +1,42 @@
 /**
  * The shape of one control-API route and what its handler works with; the route tables
- * (`routes.ts`, `webhook-routes.ts`) both build on it.
+ * (`routes.ts`, `webhook-routes.ts`, and the server's inbox) build on it, and {@link controlRoute}
+ * turns an entry into an entry of the mock's one route table.
  * @module
  */
 import type * as z from "zod/mini";
-import type { LoggedRequest, MockApi } from "../core.js";
+import type { ErrorCode } from "../../src/schemas/index.js";
+import { MockStateError } from "../lib/errors.js";
+import type { MockApi } from "../mock-api.js";
+import { problem, type Reply } from "../pipeline/reply.js";
+import type { LoggedRequest } from "../pipeline/request-log.js";
+import type { Route, RouteContext } from "../pipeline/route.js";
 import type { Inbox } from "./inbox.js";
 import type { ControlResult } from "./results.js";
 
 export type { ControlResult };
 
+/** Where the control API lives. */
+export const CONTROL_PATH_PREFIX = "/__mock";
+
 /** What a route works with: the mock, the caller's tenant, and the parsed request. */
 export interface ControlContext {
   readonly api: MockApi;
-  /** The tenant of the caller's API key: every read and write stays inside it. */
+  /** The tenant of the caller's API key: every read and write stays inside it ("" on a public route). */
   readonly tenantId: string;
   /** Decoded path parameters. */
   readonly params: Readonly<Record<string, string>>;
-  /** The body, parsed with the route's `body` schema (undefined without one). */
+  /** The body, parsed with the route's `body` schema (its bytes for `"raw"`; undefined without one). */
   // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own schema; each route reads the shape it declared
   readonly body: any;
   /** The query, parsed with the route's `query` schema (undefined without one). */
   // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own schema; each route reads the shape it declared
   readonly query: any;
+  /** The request as received (its headers, for a route that reads them: the inbox). */
+  readonly request: RouteContext["request"];
   /** The requests of the caller's tenant in the mock's request log. */
   requestsOfTenant(): LoggedRequest[];
-  /** Resets the whole mock (and what the control API keeps about it). */
-  reset(): void;
-  /** The request itself, for a route that reads its raw body (the inbox). */
-  readonly request: Request;
-  /** The server's built-in webhook inbox. */
+  /** The built-in webhook inbox. */
   readonly inbox: Inbox;
 }
 
@@ -41,8 +48,8 @@ export interface ControlRoute {
   /** Names the route in the OpenAPI document. */
   readonly operationId: string;
   readonly summary: string;
-  /** The JSON request body, when the route takes one. */
-  readonly body?: z.ZodMiniType;
+  /** The JSON request body, when the route takes one; `"raw"` for a route that reads its bytes itself (the inbox). */
+  readonly body?: z.ZodMiniType | "raw";
   /** The query parameters, when the route takes any. */
   readonly query?: z.ZodMiniObject;
   /** The success status. */
@@ -51,10 +58,55 @@ export interface ControlRoute {
   readonly response: z.ZodMiniType;
   /** True for a route that takes no API key (the inbox receives from webhook senders, which have none). */
   readonly public?: true;
-  /**
-   * True for a route that reads its body's raw bytes itself (the inbox: a signed delivery). Every
-   * other route without `body` takes no body: none, an empty one, or `{}`.
-   */
-  readonly rawBody?: true;
+  /** Who hears of a successful write: the caller's tenant (default), or every tenant (faults and the inbox act on the whole server). */
+  readonly announces?: "tenant" | "all";
   run(context: ControlContext): ControlResult | Promise<ControlResult>;
+}
+
+/** What a control route's context is built from. */
+export interface ControlServices {
+  readonly api: MockApi;
+  /** The logged requests of one tenant. */
+  requestsOf(tenantId: string): LoggedRequest[];
+  readonly inbox: Inbox;
+}
+
+/** A success or a refusal as a reply; a refusal of the state API (a taken ID, an unprocessed version) is a 400. */
+async function replyOf(route: ControlRoute, context: ControlContext, requestId: string): Promise<Reply> {
+  try {
+    const result = await route.run(context);
+    if (result.ok) return { status: route.status, body: result.body };
+    const code: ErrorCode = result.status === 404 ? "not_found" : "invalid_request";
+    return problem(requestId, code, result.detail, result.errors ? { errors: result.errors } : {});
+  } catch (error) {
+    if (!(error instanceof MockStateError)) throw error;
+    const errors = [...error.errors];
+    return problem(requestId, "invalid_request", `The mock refused the change: ${error.message}.`, errors.length > 0 ? { errors } : {});
+  }
+}
+
+/**
+ * An entry of the mock's route table for a control route: the handler checks its key, reads its
+ * body and query; this runs it, renders its result, and announces a successful write to live views.
+ * @param route - the control route
+ * @param services - the mock it drives
+ */
+export function controlRoute(route: ControlRoute, services: ControlServices): Route {
+  const { api } = services;
+  return {
+    method: route.method,
+    path: route.path,
+    area: "control",
+    ...(route.public === true && { public: true }),
+    ...(route.body !== undefined && { body: route.body }),
+    ...(route.query !== undefined && { query: route.query }),
+    async run({ request, requestId, params, tenant, body, query }) {
+      const tenantId = tenant?.record.id ?? "";
+      const requestsOfTenant = () => services.requestsOf(tenantId);
+      const context: ControlContext = { api, tenantId, params, body, query, request, requestsOfTenant, inbox: services.inbox };
+      const reply = await replyOf(route, context, requestId);
+      if (route.method !== "GET" && reply.status < 300) api.changes.announce(route.announces === "all" ? null : tenantId, { kind: "state" });
+      return reply;
+    },
+  };
 }

@@ -5,7 +5,8 @@
  * @module
  */
 import { Page } from "../../src/schemas/index.js";
-import type { MockApi } from "../core.js";
+import type { MockApi } from "../mock-api.js";
+import { INBOX_ROUTES } from "./inbox-routes.js";
 import { type ControlResult, missingReference, notFound, ok } from "./results.js";
 import type { ControlContext, ControlRoute } from "./route.js";
 import {
@@ -82,7 +83,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     summary: "Reset the whole mock to its start state (fixtures re-run, log and faults cleared)",
     status: 200,
     response: ResetResult,
-    run: ({ reset }) => (reset(), ok({ reset: true })),
+    run: ({ api }) => (api.reset(), ok({ reset: true })),
   },
   {
     method: "POST",
@@ -214,6 +215,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     body: ControlFault,
     status: 201,
     response: listOf(PendingFaultSchema),
+    announces: "all",
     run: ({ api, body }) => (armFault(api, body), ok(pendingFaults(api))),
   },
   {
@@ -222,8 +224,10 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     operationId: "clearFaults",
     summary: "Disarm every fault",
     status: 200,
+    announces: "all",
     response: listOf(PendingFaultSchema),
     run: ({ api }) => (api.faults.clear(), ok(pendingFaults(api))),
   },
   ...WEBHOOK_ROUTES,
+  ...INBOX_ROUTES,
 ];

@@ -6,10 +6,10 @@
  * @module
  */
 import * as z from "zod/mini";
+import { OPERATIONS } from "../../src/operations.js";
 import { DateTime, HttpUrl, JsonObjectSchema, OpaqueId, Page, ProspectId, ProspectLogId, WebhookEventKind } from "../../src/schemas/index.js";
-import { OPERATIONS } from "../core.js";
-import { FaultSchema } from "../faults.js";
-import { LoggedRequestSchema } from "../request-log.js";
+import { FaultSchema } from "../pipeline/faults.js";
+import { LoggedRequestSchema } from "../pipeline/request-log.js";
 import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
 import {
   PageGroupRecordSchema,
@@ -68,9 +68,6 @@ export const ControlFault = z.discriminatedUnion("kind", [
 ]);
 /** What `POST /__mock/faults` takes. */
 export type ControlFault = z.output<typeof ControlFault>;
-
-/** The body of a route that takes none, when one is sent anyway: an empty JSON object (an unknown field is a 400). */
-export const NO_BODY = z.strictObject({});
 
 /** `GET /__mock/prospect_logs` query: only the logs of one prospect. */
 export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(OpaqueId) });

@@ -1,11 +1,10 @@
 /**
  * The control API's webhook routes: the events and deliveries of the caller's tenant, a
  * redelivery, the run of every pending delivery now, form events (which no API operation emits),
- * a subscription's signing secret and its rotation, and the built-in inbox. Everything goes
+ * a subscription's signing secret and its rotation. (The server adds the built-in inbox.) Everything goes
  * through `api.webhooks` and `api.state`: the same engine that delivers in-process.
  * @module
  */
-import { readCapped } from "../http/body.js";
 import { type ControlResult, notFound, ok } from "./results.js";
 import type { ControlContext, ControlRoute } from "./route.js";
 import {
@@ -13,8 +12,6 @@ import {
   ControlFormEvent,
   DeliveryAttemptSchema,
   DeliverySchema,
-  InboxMessageSchema,
-  InboxVerificationSchema,
   listOf,
   SubscriptionSecretSchema,
   WebhookEventRecordSchema,
@@ -32,19 +29,6 @@ function secretsOf({ api, tenantId }: ControlContext, id: string): ControlResult
   const signing = api.state.webhookSubscriptions.signingSecrets(id, { tenantId }) ?? [];
   const previous = signing.length > 1 ? (subscription.previousSecret ?? null) : null;
   return ok({ id, secret: subscription.secret, previousSecret: previous });
-}
-
-/** The inbox's answer to a sender: 200 when a subscription's secret verifies the request, else a 400 saying why. */
-async function receive(context: ControlContext): Promise<ControlResult> {
-  const name = context.params["name"]!;
-  const body = await readCapped(context.request).catch(() => null);
-  if (body === null) return { ok: false, status: 400, detail: "The body could not be read or is larger than 1 MiB." };
-  const results = await context.inbox.receive(name, context.request.headers, body);
-  if (results.length === 0) return { ok: false, status: 404, detail: `No webhook subscription points at the inbox ${JSON.stringify(name)}.` };
-  const verified = results.find((result) => result.verified);
-  if (verified !== undefined) return ok(verified);
-  const [first] = results;
-  return { ok: false, status: 400, detail: `The webhook did not verify (${first!.code}): ${first!.message}` };
 }
 
 /** The webhook routes, under `/__mock`. */
@@ -135,25 +119,5 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
       api.state.webhookSubscriptions.rotateSecret(id, { tenantId });
       return secretsOf(context, id);
     },
-  },
-  {
-    method: "POST",
-    path: "/__mock/inbox/{name}",
-    operationId: "receiveWebhook",
-    summary: "The built-in receiver: verifies a delivery with the secret of the subscription pointing here, and keeps it (no API key)",
-    public: true,
-    rawBody: true,
-    status: 200,
-    response: InboxVerificationSchema,
-    run: receive,
-  },
-  {
-    method: "GET",
-    path: "/__mock/inbox/{name}",
-    operationId: "listInbox",
-    summary: "List what the inbox received for your tenant (the latest 100), oldest first, with each verification result",
-    status: 200,
-    response: listOf(InboxMessageSchema),
-    run: ({ inbox, tenantId, params }) => ok({ data: inbox.list(tenantId, params["name"]!) }),
   },
 ];

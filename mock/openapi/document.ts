@@ -12,7 +12,7 @@ import { OPERATION_TABLE, type OperationId, type PathParam } from "../../src/ope
 import { Page, ProblemDetails, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 import { VERSION } from "../../src/version.js";
 import { CONTROL_ROUTES, type ControlRoute } from "../control/routes.js";
-import { NO_BODY } from "../control/schemas.js";
+import { NO_BODY } from "../pipeline/body.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
 import { type ErrorStatus, errorResponseComponents, errorResponses, REQUEST_ID_HEADER } from "./responses.js";
 
@@ -156,7 +156,7 @@ function controlErrors(route: ControlRoute): ErrorStatus[] {
   const statuses: ErrorStatus[] = route.public === true ? [] : [401];
   if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
   if (route.path.includes("{")) statuses.push(404);
-  if (route.method !== "GET" && route.rawBody !== true) statuses.push(413, 415);
+  if (route.method !== "GET" && route.body !== "raw") statuses.push(413, 415);
   return statuses;
 }
 
@@ -185,10 +185,10 @@ function controlPaths() {
       ...(route.public === true && { security: [] }),
       summary: route.summary,
       ...(parameters.length > 0 && { parameters }),
-      ...(route.body !== undefined && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
+      ...(route.body !== undefined &&
+        route.body !== "raw" && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
       ...(route.body === undefined &&
-        route.method !== "GET" &&
-        route.rawBody !== true && {
+        route.method !== "GET" && {
           requestBody: { ...jsonBody(toJsonSchema(NO_BODY, "input"), "Takes no body: send none, an empty one, or {}."), required: false },
         }),
       responses: {

@@ -1,27 +1,37 @@
 /**
- * Reading a request body from `node:http` with the mock's 1 MiB cap: a body declared larger is
- * not read at all, a streamed body is read only until it passes the cap, and a client that
- * disconnects midway is noticed instead of crashing anything.
+ * What the Node adapter reads of a request: its headers as a standard `Headers` (hop-by-hop ones
+ * and values fetch refuses left out), and its body with the mock's 1 MiB cap: a body declared
+ * larger is not read at all, a streamed body only until it passes the cap.
  * @module
  */
 import type { IncomingMessage } from "node:http";
-import { MAX_BODY_BYTES } from "../core.js";
-import type { MaybePromise } from "../http/maybe-async.js";
+import { MAX_BODY_BYTES } from "../pipeline/body.js";
 
-/** What came of reading a request body. */
-export type BodyRead =
-  /** The whole body (`undefined` when there was none). */
-  | { readonly kind: "complete"; readonly bytes: Uint8Array | undefined }
-  /** Larger than the cap: `bytes` holds what was read (more than the cap); the rest stays unread. */
-  | { readonly kind: "over-limit"; readonly bytes: Uint8Array | undefined }
-  /** The client went away (or the stream failed) before the body ended. */
-  | { readonly kind: "aborted" };
+/** Hop-by-hop headers (RFC 9110, 7.6.1): about one connection only, so not handed on. */
+const HOP_BY_HOP: ReadonlySet<string> = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 
-const NO_BODY: BodyRead = { kind: "complete", bytes: undefined };
-const DECLARED_TOO_LARGE: BodyRead = { kind: "over-limit", bytes: undefined };
+/**
+ * The `Headers` of a raw `[name, value, ...]` list (node's `rawHeaders`).
+ * @param raw - the list
+ */
+export function headersOf(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) {
+    if (HOP_BY_HOP.has(raw[i]!.toLowerCase())) continue;
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {
+      // A value node accepted but fetch's Headers does not (obs-text): the handler never sees it.
+    }
+  }
+  return headers;
+}
 
-/** Whether the request announces a body (HTTP/1.1: a non-zero Content-Length or a Transfer-Encoding). */
-function hasBody(request: IncomingMessage): boolean {
+/**
+ * Whether the request announces a body (HTTP/1.1: a non-zero Content-Length or a Transfer-Encoding).
+ * @param request - the incoming request
+ */
+export function announcesBody(request: IncomingMessage): boolean {
   const length = request.headers["content-length"];
   return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined;
 }
@@ -36,40 +46,39 @@ export function declaresTooLargeBody(request: IncomingMessage): boolean {
   return length !== undefined && /^\d+$/.test(length) && Number(length) > MAX_BODY_BYTES;
 }
 
+const EMPTY = new Uint8Array(0);
+
 /**
  * Reads a request body, never more than {@link MAX_BODY_BYTES} + one chunk.
  * @param request - the incoming request; left paused when the body is over the cap
- * @returns the body, the part read of a body over the cap, or `aborted`
+ * @returns the body (empty without one), or null when it is over the cap; rejects when the client went away first
  */
-export function readBody(request: IncomingMessage): MaybePromise<BodyRead> {
-  if (!hasBody(request)) return NO_BODY;
-  if (declaresTooLargeBody(request)) return DECLARED_TOO_LARGE;
-  return new Promise((resolve) => {
+export function readBody(request: IncomingMessage): Promise<Uint8Array | null> {
+  if (!announcesBody(request)) return Promise.resolve(EMPTY);
+  if (declaresTooLargeBody(request)) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
     // One settlement; events after it (the `close` that follows `end`, data after a pause) are
-    // ignored, so no listener has to be removed: the request object is dropped with its answer.
+    // ignored, so no listener has to be removed: the request object goes with its answer.
     let settled = false;
-    let first: Buffer | undefined;
-    let more: Buffer[] | undefined;
+    const chunks: Buffer[] = [];
     let size = 0;
-    const bytes = () => (more === undefined ? first : Buffer.concat(more, size));
-    const settle = (result: BodyRead) => {
+    const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
-      resolve(result);
+      outcome();
     };
     request.on("data", (chunk: Buffer) => {
       if (settled) return;
-      if (first === undefined) first = chunk;
-      else (more ??= [first]).push(chunk);
+      chunks.push(chunk);
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) return;
       request.pause();
-      settle({ kind: "over-limit", bytes: bytes() });
+      settle(() => resolve(null));
     });
-    request.on("end", () => settle({ kind: "complete", bytes: bytes() }));
-    request.on("error", () => settle({ kind: "aborted" }));
+    request.on("end", () => settle(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))));
+    request.on("error", (error) => settle(() => reject(error)));
     request.on("close", () => {
-      if (!request.complete) settle({ kind: "aborted" });
+      if (!request.complete) settle(() => reject(new Error("the client went away before its body ended")));
     });
   });
 }

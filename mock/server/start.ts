@@ -1,20 +1,19 @@
 /**
  * `startMockServer`: the mock as a real HTTP server on `node:http`, for integrators in any
- * language. An API request goes `node:http` → the mock's pipeline (a light request: method, path,
- * headers, bytes) → one write: no undici `Request` or `Response`, no MSW, no interception.
+ * language: the mock's one handler (with the console's routes and the server's `Host` and
+ * `Origin` checks) behind the Node adapter, and real webhook delivery.
  * @module
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { consoleRoutes } from "../console/handler.js";
 import { createMockApi, type MockApi, type MockApiOptions, type MockState } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
-import { problem, toResponse } from "../http/reply.js";
-import { createServerApp } from "./app.js";
+import { createExposure, type ExposureOptions } from "../pipeline/exposure.js";
+import type { AnsweredRequest } from "../pipeline/handler.js";
 import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
-import { createExposure, type ExposureOptions } from "./exposure.js";
-import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
+import { nodeListener } from "./node.js";
 import { createRawAnswerer } from "./raw-requests.js";
-import { declaresTooLargeBody } from "./read-body.js";
 
 /** The port the server listens on when none is given. */
 export const DEFAULT_PORT = 4010;
@@ -82,11 +81,6 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** The answer to a request fetch cannot represent (e.g. method TRACE): a 400 problem. */
-function unreadable(requestId: string): Response {
-  return toResponse(problem(requestId, "invalid_request", "The request could not be read (unsupported method or malformed target)."), requestId);
-}
-
 /**
  * Starts the mock as an HTTP server.
  *
@@ -125,55 +119,44 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
   const bound = await listen(server, port, host);
   const url = originOf(host, bound);
-  let app: ReturnType<typeof createServerApp>;
+  let api: MockApi;
   let delivery: ReturnType<typeof createDeliveryLoop>;
   try {
     delivery = createDeliveryLoop(webhooks);
-    const core = createMockApi({
+    api = createMockApi({
       ...mockOptions,
       baseUrl: url,
       webhooks: delivery.mockOptions,
       ...(retainedRequests !== undefined && { retainedRequests }),
       ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url }) }),
     });
-    app = createServerApp(core, {
-      latencyMs,
-      serverUrl: url,
-      ...(mockOptions.now !== undefined && { now: mockOptions.now }),
-    });
   } catch (error) {
     server.close();
     throw error;
   }
   delivery.start(
-    () => app.api.webhooks.runDue(),
-    () => app.api.webhooks.inFlight(),
+    () => api.webhooks.runDue(),
+    () => api.webhooks.inFlight(),
   );
-  const { newRequestId, record, nowMs } = coreOf(app.api);
-  const listener = createNodeHandler({
-    origin: url,
-    handle: app.handle,
-    answer: app.answer,
-    unreadable: () => unreadable(newRequestId()),
-    newRequestId,
-    onAnswered: onRequest,
+  const core = coreOf(api);
+  // The mock's own handler, with the console's routes and the server's checks, latency and hook.
+  const handler = core.createHandler({
+    routes: consoleRoutes(api, core),
     exposure,
-    record,
-    nowMs,
+    latencyMs,
+    ...(onRequest !== undefined && { onAnswered: onRequest }),
   });
+  const listener = nodeListener(handler);
   server.on("request", listener);
-  const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId, exposure });
+  // Expect: 100-continue: the listener sends `100 Continue` only if a route asks for the body.
+  server.on("checkContinue", listener);
+  const raw = createRawAnswerer(handler, core.newRequestId);
   server.on("clientError", raw.clientError);
   server.on("connect", raw.connect);
-  // A body declared over the cap is refused before `100 Continue`: the client never sends it.
-  server.on("checkContinue", (request, response) => {
-    if (!declaresTooLargeBody(request)) response.writeContinue();
-    listener(request, response);
-  });
   return {
     url,
     port: bound,
-    api: app.api,
+    api,
     close: () =>
       new Promise((resolve) => {
         delivery.stop();

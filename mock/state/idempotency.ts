@@ -39,24 +39,16 @@ function sweep(tenant: TenantData, nowMs: number): void {
  * with the same key between them: concurrent requests with one key never create two logs.
  */
 export function claim(tenant: TenantData, key: string, fingerprint: string, nowMs: number): IdempotencyDecision {
-  const decision = peek(tenant, key, fingerprint, nowMs);
-  if (decision.kind === "new") {
-    tenant.idempotency.delete(key); // an expired entry moves to the young end
-    tenant.idempotency.set(key, decision.entry);
-  }
-  return decision;
-}
-
-/**
- * What {@link claim} would decide, reserving nothing: for answering early (a replay, a 409, a
- * 422) before the request is accepted. A "new" here is only a forecast: the write claims again.
- */
-export function peek(tenant: TenantData, key: string, fingerprint: string, nowMs: number): IdempotencyDecision {
   sweep(tenant, nowMs);
   const entry = tenant.idempotency.get(key);
-  if (entry === undefined || expired(entry, nowMs)) return { kind: "new", entry: { fingerprint, result: null, storedAtMs: nowMs } };
-  if (entry.fingerprint !== fingerprint) return { kind: "reused" };
-  return entry.result === null ? { kind: "in-progress" } : { kind: "replay", result: entry.result };
+  if (entry !== undefined && !expired(entry, nowMs)) {
+    if (entry.fingerprint !== fingerprint) return { kind: "reused" };
+    return entry.result === null ? { kind: "in-progress" } : { kind: "replay", result: entry.result };
+  }
+  const fresh: IdempotencyEntry = { fingerprint, result: null, storedAtMs: nowMs };
+  tenant.idempotency.delete(key); // an expired entry moves to the young end
+  tenant.idempotency.set(key, fresh);
+  return { kind: "new", entry: fresh };
 }
 
 /** Stores the response of the request that held `entry`; the 24 hours start now. */

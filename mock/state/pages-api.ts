@@ -4,7 +4,7 @@
  * @module
  */
 import type { Page } from "../../src/schemas/index.js";
-import { MockStateError } from "../errors.js";
+import { MockStateError } from "../lib/errors.js";
 import { PageGroupInput, PageInput, PageUpdateInput, PageVersionInput, ProcessInput, type TenantOption } from "./inputs.js";
 import { createVersion, pageView, processVersion, publishVersion } from "./pages.js";
 import type { PageGroupRecord, PageRecord, PageVersionRecord } from "./records.js";

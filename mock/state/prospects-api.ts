@@ -4,9 +4,9 @@
  * @module
  */
 import type { ProspectLog, ProspectLogCreate } from "../../src/schemas/index.js";
-import { MockStateError } from "../errors.js";
+import { MockStateError } from "../lib/errors.js";
 import { IdentifierInput, ProspectInput, type TenantOption } from "./inputs.js";
-import { prepareProspectLog } from "./prospect-logs.js";
+import { claimProspectLog } from "./prospect-logs.js";
 import { findByIdentifier, gainIdentifiers, identifiersHeldByOthers, insertProspect } from "./prospects.js";
 import type { ProspectLogRecord, ProspectRecord } from "./records.js";
 import { type Store, tenantFor, timestamp } from "./store.js";
@@ -70,18 +70,21 @@ function createLog(store: Store, input: ProspectLogCreate & TenantOption): Prosp
   let body: unknown = input;
   let tenantId: string | undefined;
   if (typeof input === "object" && input !== null) ({ tenantId, ...body } = input);
-  const prepared = prepareProspectLog(store, tenantFor(store, tenantId), body);
-  const decision = prepared.early ?? prepared.commit();
-  switch (decision.kind) {
-    case "created":
-      return decision.result;
+  const claimed = claimProspectLog(store, tenantFor(store, tenantId), body);
+  switch (claimed.kind) {
+    case "claimed":
+      try {
+        return claimed.write();
+      } finally {
+        claimed.release();
+      }
     case "replay":
-      return { ...decision.result };
+      return { ...claimed.result };
     case "invalid":
-      throw new MockStateError("refused to store a prospect log", decision.errors);
+      throw new MockStateError("refused to store a prospect log", claimed.errors);
     default:
       throw new MockStateError(
-        `refused to store a prospect log: the idempotency key ${decision.kind === "reused" ? "was used with another body" : "is in flight"}`,
+        `refused to store a prospect log: the idempotency key ${claimed.kind === "reused" ? "was used with another body" : "is in flight"}`,
       );
   }
 }

@@ -3,7 +3,7 @@
  * leave it unchanged. API keys appear only as a count per tenant, never as themselves.
  * @module
  */
-import { canonicalJson } from "../canonical-json.js";
+import { canonicalJson } from "../lib/canonical-json.js";
 import type { Store } from "./store.js";
 
 /**

@@ -5,10 +5,10 @@
  * @module
  */
 import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
-import { type Clock, formatTimestamp, readClock } from "../clock.js";
-import { MockStateError } from "../errors.js";
-import { createIdFactory, type IdPrefix } from "../ids.js";
-import { createRandom, randomBytes, type Seed } from "../random.js";
+import { type Clock, formatTimestamp, readClock } from "../lib/clock.js";
+import { MockStateError } from "../lib/errors.js";
+import { createIdFactory, type IdPrefix } from "../lib/ids.js";
+import { createRandom, randomBytes, type Seed } from "../lib/random.js";
 import { webhookSecretFromBytes } from "../webhooks/index.js";
 import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
 import type { WebhookSubscriptionRecord } from "./records.js";

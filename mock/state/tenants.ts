@@ -4,7 +4,7 @@
  * `tenants-api.ts` builds `state.tenants` and `state.apiKeys` on these.
  * @module
  */
-import { MockStateError } from "../errors.js";
+import { MockStateError } from "../lib/errors.js";
 import { TenantInput } from "./inputs.js";
 import type { TenantRecord } from "./records.js";
 import { addTenant, type Store } from "./store.js";

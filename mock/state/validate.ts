@@ -4,7 +4,7 @@
  */
 import type * as z from "zod/mini";
 import { toFieldErrors } from "../../src/schemas/index.js";
-import { MockStateError } from "../errors.js";
+import { MockStateError } from "../lib/errors.js";
 
 /**
  * Parses `input` with `schema`.

@@ -6,8 +6,8 @@
 
 import type { WebhookEvent } from "../../src/schemas/index.js";
 import { type WebhookSubscriptionUpdate as Update, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
-import { formatTimestamp } from "../clock.js";
-import { MockStateError } from "../errors.js";
+import { formatTimestamp } from "../lib/clock.js";
+import { MockStateError } from "../lib/errors.js";
 import { type FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
 import { type Store, tenantFor, timestamp } from "./store.js";

@@ -7,10 +7,10 @@
 
 import { createProspectLogRoute, fillPath, getPageRoute, updateWebhookSubscriptionRoute } from "../../../src/operations.js";
 import { CONSOLE_PATH } from "../../console/handler.js";
-import { CONTROL_PATH_PREFIX } from "../../control/handler.js";
+import { CONTROL_PATH_PREFIX } from "../../control/route.js";
+import { OPENAPI_PATH } from "../../openapi/routes.js";
+import type { AnsweredRequest } from "../../pipeline/handler.js";
 import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
-import { OPENAPI_PATH } from "../app.js";
-import type { AnsweredRequest } from "../node-handler.js";
 
 /** What the banner shows. */
 export interface BannerInput {

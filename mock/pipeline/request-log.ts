@@ -7,9 +7,9 @@
  */
 
 import * as z from "zod/mini";
-import { OPERATIONS, type OperationId } from "../src/operations.js";
-import { REDACTED } from "../src/redact.js";
-import { DateTime, OpaqueId } from "../src/schemas/index.js";
+import { OPERATIONS, type OperationId } from "../../src/operations.js";
+import { REDACTED } from "../../src/redact.js";
+import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 
 /** One answered request, as JSON: never a header, so never the API key. */
 export const LoggedRequestSchema = z.object({
