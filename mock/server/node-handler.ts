@@ -14,6 +14,7 @@ import { type BodyBytes, HOP_BY_HOP, headersOfRaw, type LightOutcome, type Light
 import type { MaybePromise } from "../http/maybe-async.js";
 import { withMethod } from "../http/method.js";
 import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
+import { lingerIfEarly } from "./linger.js";
 import { type BodyRead, readBody } from "./read-body.js";
 
 /** Answers one web-standard request: a response, or a dropped connection. Never rejects. */
@@ -134,12 +135,11 @@ function lightRequestOf(
 }
 
 /** Writes a light reply: the CORS headers, the reply's own, and the body's length (a HEAD reply states its GET body's). */
-function writeReply(response: ServerResponse, reply: LightReply, closeAfter: boolean): number {
+function writeReply(response: ServerResponse, reply: LightReply): number {
   const headers = [...CORS_HEADER_LIST];
   for (const name of Object.keys(reply.headers)) headers.push(name, reply.headers[name]!);
   const body = reply.body ?? "";
   if (reply.headers["content-length"] === undefined) headers.push("content-length", String(Buffer.byteLength(body)));
-  if (closeAfter) headers.push("connection", "close");
   response.writeHead(reply.status, headers);
   response.end(body);
   return reply.status;
@@ -169,7 +169,7 @@ async function writeStream(response: ServerResponse, status: number, headers: st
   return status;
 }
 
-async function writeOutcome(response: ServerResponse, outcome: MockOutcome, closeAfter: boolean): Promise<number> {
+async function writeOutcome(response: ServerResponse, outcome: MockOutcome): Promise<number> {
   if (outcome.kind === "network-error") {
     response.destroy();
     return 0;
@@ -185,7 +185,6 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
   const body = await answer.text();
   // A HEAD answer states the length its GET body has (node:http sends no body for HEAD).
   if (!answer.headers.has("content-length")) headers.push("content-length", String(Buffer.byteLength(body)));
-  if (closeAfter) headers.push("connection", "close");
   response.writeHead(answer.status, headers);
   response.end(body);
   return answer.status;
@@ -234,17 +233,18 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
     if (read.kind === "aborted") {
       response.destroy();
     } else {
-      const closeAfter = read.kind === "over-limit";
+      // Over the cap, the rest of the body is still arriving: the answer comes first, then a lingering close.
+      lingerIfEarly(request, response);
       const lean = answer?.(lightRequestOf(origin, method, target, request.rawHeaders, read)) ?? null;
       if (lean !== null) {
         // Answered at once unless the request waits (an injected latency): written in the same turn.
         const outcome = lean instanceof Promise ? await lean : lean;
         if (outcome.kind === "network-error") response.destroy();
-        else status = writeReply(response, outcome.reply, closeAfter);
+        else status = writeReply(response, outcome.reply);
       } else {
         const fetchRequest = toRequest(method, target, request.rawHeaders, bodyOf(method, read));
         const outcome: MockOutcome = fetchRequest === null ? { kind: "response", response: unreadable() } : await handle(fetchRequest);
-        status = await writeOutcome(response, outcome, closeAfter);
+        status = await writeOutcome(response, outcome);
       }
     }
     const path = targetPath(target);
@@ -261,6 +261,7 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
     request.on("error", ignore);
     response.on("error", ignore);
     if (isPreflight(request.method, request.headers["access-control-request-method"])) {
+      lingerIfEarly(request, response);
       response.writeHead(204, { ...PREFLIGHT_HEADERS, [REQUEST_ID_HEADER]: newRequestId() });
       response.end();
       onAnswered?.({ method: "OPTIONS", path: targetPath(request.url ?? "/"), status: 204, durationMs: performance.now() - started });

@@ -9,6 +9,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { answerClientError, rawHttpResponse } from "./client-error.js";
+import { answeringByHand, discardedByHand, endByHand } from "./linger.js";
 import { headersOf, type OutcomeHandler, toFetchRequest } from "./node-handler.js";
 
 /** RFC 9110 token characters: what a method may be made of. */
@@ -55,7 +56,7 @@ async function answerOnSocket(
   }
   const { response } = outcome;
   const body = await response.text();
-  if (socket.writable) socket.end(rawHttpResponse(response.status, response.headers, body));
+  if (socket.writable) endByHand(socket, rawHttpResponse(response.status, response.headers, body));
 }
 
 /**
@@ -72,12 +73,15 @@ export function createRawAnswerer(options: RawAnswererOptions): {
       answerOnSocket(options, socket, request.method ?? "CONNECT", request.url ?? "/", request.rawHeaders).catch(() => socket.destroy());
     },
     clientError(error, socket) {
+      // A later chunk of a request already being answered: node's parser reports each one.
+      if (discardedByHand(socket)) return;
       const head = error.code === "HPE_INVALID_METHOD" && error.rawPacket !== undefined ? parseRequestHead(error.rawPacket) : null;
       if (head === null || !socket.writable) {
         answerClientError(error, socket, options.newRequestId());
         return;
       }
       socket.on("error", () => undefined);
+      answeringByHand(socket);
       answerOnSocket(options, socket, head.method, head.target, head.rawHeaders).catch(() => socket.destroy());
     },
   };
