@@ -132,6 +132,8 @@ describe("a client that writes its whole body before it reads gets the early ans
     ["the inbox", "POST /__mock/inbox/slow", 400, [json]],
     ["the console", "POST /__mock/console", 405, [json]],
     ["the OpenAPI document", "POST /openapi.json", 405, [json]],
+    ["a Host the server does not answer", "POST /v0/prospect_logs", 403, [json, key, "host: rebound.example"]],
+    ["a control route called from a foreign page", "POST /__mock/reset", 403, [json, key, "origin: https://evil.example"]],
     // Answered by hand on the socket: node:http's parser refuses these, or hands the socket over.
     ["a method node:http does not know", "FOO /v0/prospect_logs", 401, [json]],
     ["CONNECT", "CONNECT /v0/prospect_logs", 401, [json]],

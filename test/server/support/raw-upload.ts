@@ -20,7 +20,7 @@ export interface Upload {
 
 /** What to send and how. */
 export interface UploadOptions {
-  /** The request head's lines (request line and headers); `host` and `content-length` are added. */
+  /** The request head's lines (request line and headers); `content-length` is added, and `host` (the server's own) unless given. */
   readonly head: readonly string[];
   /** The body's size in bytes (it is `x` repeated). */
   readonly size: number;
@@ -61,7 +61,8 @@ export async function upload(url: string, options: UploadOptions): Promise<Uploa
     });
   await new Promise<void>((done) => socket.once("connect", done));
   let written = 0;
-  if (await write(`${[...options.head, "host: mock", `content-length: ${size}`].join("\r\n")}\r\n\r\n`)) {
+  const host = options.head.some((line) => /^host:/i.test(line)) ? [] : [`host: ${new URL(url).host}`];
+  if (await write(`${[...options.head, ...host, `content-length: ${size}`].join("\r\n")}\r\n\r\n`)) {
     const piece = Buffer.alloc(chunk, "x");
     while (written < size) {
       const bytes = Math.min(chunk, size - written);
