@@ -72,7 +72,9 @@ export async function upload(url: string, options: UploadOptions): Promise<Uploa
     }
   }
   if (!socket.destroyed) socket.end();
-  return { received, written, error, closed: await closed };
+  // What arrives until the close counts too (an answer may come after the last write).
+  const ended = await closed;
+  return { received, written, error, closed: ended };
 }
 
 /** The status of the first answer in what a server sent, or 0. */
