@@ -13,6 +13,14 @@ import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions }
 import { HttpResponse, http } from "./msw/load.js";
 
 export * from "./core.js";
+export {
+  type UnhandledFrameArgs,
+  type UnhandledRequestOptions,
+  type UnhandledRequestPrint,
+  type UnhandledScope,
+  type UnhandledStrategy,
+  unhandledRequests,
+} from "./msw/unhandled.js";
 
 /** A mock with MSW handlers. */
 export interface MswMockApi extends MockApi {
