@@ -93,5 +93,6 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
  */
 export function createMockApi(options: MockApiOptions = {}): MswMockApi {
   const api = createCoreMockApi(options);
-  return { ...api, handlers: createMswHandlers(api) };
+  // The core's own object, handlers added: what is built on the core (persistState, the control API) accepts it.
+  return Object.assign(api, { handlers: createMswHandlers(api) });
 }
