@@ -84,11 +84,11 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
  * @example
  * ```ts
  * import { setupServer } from "msw/node";
- * import { createMockApi } from "prospectkit/mock";
+ * import { createMockApi, unhandledRequests } from "prospectkit/mock";
  *
  * const api = createMockApi({ apiKeys: ["test_key"] });
  * const server = setupServer(...api.handlers);
- * server.listen({ onUnhandledFrame: "error" }); // msw 2: onUnhandledRequest
+ * server.listen(unhandledRequests("error")); // msw 3's onUnhandledFrame and msw 2's onUnhandledRequest
  * ```
  */
 export function createMockApi(options: MockApiOptions = {}): MswMockApi {

@@ -7,12 +7,13 @@
  * environment (no NODE_ENV or VITEST variables from the test runner).
  */
 import { execFile, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { type CodeBlock, codeBlocks, ROOT } from "../../docs/markdown.ts";
 import { installIntoEmptyProject } from "../../package/pack.ts";
+import { finishConsumerProject } from "../../support/consumer-project.ts";
 
 const run = promisify(execFile);
 const APP_SOURCES = join(import.meta.dirname, "..", "app");
@@ -38,13 +39,7 @@ function shellEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv
  */
 export function createAppProject(tarball: string, msw: string): string {
   const dir = installIntoEmptyProject(tarball, [msw]);
-  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ ...manifest, type: "module" }, null, 2));
-  for (const linked of ["vite", "typescript", "@types/node"]) {
-    if (existsSync(join(dir, "node_modules", linked))) continue; // msw brings some types itself
-    mkdirSync(dirname(join(dir, "node_modules", linked)), { recursive: true });
-    symlinkSync(join(ROOT, "node_modules", linked), join(dir, "node_modules", linked), "dir");
-  }
+  finishConsumerProject(dir, ["vite", "typescript", "@types/node"]);
   for (const block of recipeBlocks()) {
     mkdirSync(dirname(join(dir, block.app!)), { recursive: true });
     writeFileSync(join(dir, block.app!), block.code);
