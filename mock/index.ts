@@ -15,6 +15,7 @@ import { HttpResponse, http } from "./msw/load.js";
 export * from "./core.js";
 export {
   type UnhandledFrameArgs,
+  type UnhandledFrameDefaults,
   type UnhandledRequestOptions,
   type UnhandledRequestPrint,
   type UnhandledScope,

@@ -15,7 +15,15 @@ export interface UnhandledFrameArgs {
   /** The network frame: an HTTP request (`data.request`) or a WebSocket connection (`data.connection.client.url`). */
   readonly frame: { readonly protocol: string; readonly data: unknown };
   /** msw's own messages: each prints, neither fails the frame. */
-  readonly defaults: { warn(): unknown; error(): unknown };
+  readonly defaults: UnhandledFrameDefaults;
+}
+
+/** msw 3's messages for an unhandled frame. */
+export interface UnhandledFrameDefaults {
+  /** Prints msw's warning for the frame. */
+  warn(): unknown;
+  /** Prints msw's error for the frame (without failing it). */
+  error(): unknown;
 }
 
 /** What msw 2 hands an `onUnhandledRequest` callback. */
