@@ -22,6 +22,7 @@ import { CHROMIUM_ARGS } from "../runtimes/chromium.ts";
 import { installRuntime } from "../runtimes/install.ts";
 import { MSW_PINS } from "../runtimes/runtimes.ts";
 import { createAppProject, recipeBlocks, removeProject, startDevServer, typeCheck, viteBuild } from "./support/app-project.ts";
+import { collectProblems } from "./support/problems.ts";
 
 /** What the app showed at one moment, and what the mock held. */
 interface Seen {
@@ -96,11 +97,7 @@ async function driveApp(bin: string, url: string, dir: string, profile: string):
   const context = await chromium.launchPersistentContext(profile, { executablePath: bin, args: CHROMIUM_ARGS, headless: true });
   try {
     const tab = await context.newPage();
-    const problems: string[] = [];
-    tab.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    tab.on("console", (message) => {
-      if (message.type() === "error" || message.type() === "warning") problems.push(`console ${message.type()}: ${message.text()}`);
-    });
+    const problems = collectProblems(tab, ["error", "warning"]);
     const rendered = (name: string) =>
       tab
         .waitForFunction((text) => document.querySelector("#page")?.textContent === text, name, { timeout: 60_000 })
@@ -212,8 +209,8 @@ describe.each([
   });
 
   it("prints no page error, and no console error or warning but Chromium's note of the armed 503", () => {
-    const missing = "console error: Failed to load resource: the server responded with a status of 503 ()";
-    expect(outcome.problems).toEqual([missing]);
+    const armed = `console error: Failed to load resource: the server responded with a status of 503 () (https://api.prospectkit.test${PAGE_READ.slice(4)})`;
+    expect(outcome.problems).toEqual([armed]);
   });
 
   it("a production build has no mock, no msw and no worker file; a development build has the mock and msw (the markers find them)", () => {
