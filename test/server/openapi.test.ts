@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { ROOT } from "./support/cli-process.js";
@@ -246,5 +247,71 @@ describe("a validator built from the document agrees with the live server", () =
       body: JSON.stringify(body),
     });
     expect({ valid, accepted: response.status === 200 }).toEqual({ valid, accepted: valid });
+  });
+});
+
+describe('the url rule (BEHAVIOUR.md, "url"): the published pattern, the server and the response schema agree', () => {
+  const subscriptionPath = "/v0/webhook_subscriptions/{subscription_id}";
+  const okResponse = `paths/${pointer(subscriptionPath, "patch")}/responses/200/content/application~1json/schema`;
+  const patchUrl = async (url: string) => {
+    const response = await fetch(`${server.url}/v0/webhook_subscriptions/sub_1`, {
+      method: "PATCH",
+      headers: { "x-api-key": KEY, "content-type": "application/json" },
+      body: JSON.stringify({ url }),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+
+  it("property: every value the request pattern in /openapi.json matches is accepted, and the answer validates against the response schema", async () => {
+    const pattern = new RegExp(document.components.schemas.WebhookSubscriptionUpdate.properties.url.pattern);
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(pattern), async (url) => {
+        fc.pre(url.length <= 2048);
+        const answer = await patchUrl(url);
+        expect(answer.status).toBe(200);
+        expect(answer.body.url).toBe(url);
+        expect(validate(okResponse, answer.body)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  /** URL-like strings with what the rule is about: non-ASCII, user info, ports, brackets, escapes, spaces, characters RFC 3986 refuses. */
+  const urlish = fc
+    .tuple(
+      fc.constantFrom("http://", "HTTPS://", "https://", "ftp://", "http:/", ""),
+      fc.constantFrom("", "user@", "user:pw@", ":@"),
+      fc.constantFrom(
+        "example.com",
+        "bücher.example",
+        "a.1",
+        "a.0x1f",
+        "1.2.3.4",
+        "256.1.1.1",
+        "[::1]",
+        "[::1",
+        "[:::]",
+        "%41.example",
+        "xn--bcher-kva.example",
+        "a..b",
+        "",
+      ),
+      fc.constantFrom("", ":", ":0", ":65535", ":65536", ":99999", ":8x"),
+      fc.array(fc.constantFrom("/", "a", "%41", "%zz", "%", "{", "|", "^", "\\", " ", "\t", "é", "?", "#", "[", "@", ":", "'"), { maxLength: 6 }),
+    )
+    .map(([scheme, user, host, port, rest]) => scheme + user + host + port + rest.join(""));
+
+  it("property: the server accepts a url exactly when the published request schema does, and every url it accepts answers a response that validates", async () => {
+    const request = `paths/${pointer(subscriptionPath, "patch")}/requestBody/content/application~1json/schema`;
+    await fc.assert(
+      fc.asyncProperty(urlish, async (url) => {
+        const valid = validate(request, { url }).length === 0;
+        const answer = await patchUrl(url);
+        expect({ url, accepted: answer.status === 200 }).toEqual({ url, accepted: valid });
+        if (answer.status === 200) expect(validate(okResponse, answer.body)).toEqual([]);
+        else expect(answer.body.errors).toEqual([expect.objectContaining({ pointer: "/url", code: "invalid_format" })]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
