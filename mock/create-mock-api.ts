@@ -85,6 +85,10 @@ export interface MockCore {
   requestsOf(tenantId: string): LoggedRequest[];
   /** Changes how many answered requests the log keeps. */
   retainRequests(limit: number): void;
+  /** Logs a request an adapter answered before the pipeline (the server refusing a foreign `Host` or `Origin`). */
+  record(entry: LoggedRequest): void;
+  /** The mock's clock, in epoch milliseconds. */
+  nowMs(): number;
   /** Replaces the state with a snapshot of this mock's (`api.state.snapshot()`); throws `MockStateError`, changing nothing, for anything else. */
   restoreState(snapshot: string): void;
 }
@@ -178,16 +182,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   initialise();
 
   const newRequestId = (atMs?: number) => requestIds.next("req", atMs ?? store.nowMs());
-  const answer = createPipeline({
-    store: current,
-    basePath: resolved.basePath,
-    newRequestId,
-    takeFaults: faults.take,
-    record(entry) {
-      requestLog.record(entry);
-      if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
-    },
-  });
+  const record = (entry: LoggedRequest): void => {
+    requestLog.record(entry);
+    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
+  };
+  const answer = createPipeline({ store: current, basePath: resolved.basePath, newRequestId, takeFaults: faults.take, record });
 
   /** Tells the tenants whose deliveries just made attempts (live views then read them again). */
   const announceAttempts = (attempts: DeliveryAttempt[]): DeliveryAttempt[] => {
@@ -239,6 +238,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     newRequestId,
     requestsOf: (tenantId) => requestLog.ofTenant(tenantId, store.tenants.size <= 1),
     retainRequests: requestLog.retain,
+    record,
+    nowMs: () => store.nowMs(),
     restoreState(snapshot) {
       restoreStore(store, snapshot);
       changes.announce(null, { kind: "reset" }); // live views read the whole state again

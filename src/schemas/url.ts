@@ -110,7 +110,7 @@ function urlProblem(value: string): string | undefined {
 
 /**
  * An absolute `http` or `https` URL as accepted in a webhook subscription update (spec 4.3):
- * at most {@link MAX_URL_LENGTH} characters as sent and matching {@link HTTP_URL_PATTERN}. The
+ * at most {@link MAX_URL_LENGTH} characters as sent and matching `HTTP_URL_PATTERN` (the rule above). The
  * value is checked on the raw string and kept exactly as sent: never trimmed, never normalized.
  * A refusal names its reason (a non-ASCII URL gets its encoded form suggested).
  */

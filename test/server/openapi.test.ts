@@ -92,6 +92,15 @@ describe("the document", () => {
     expect(email.test("a@x-.co")).toBe(false);
   });
 
+  // Issue 26.7: what Spectral's spectral:oas flags beyond redocly's recommended set (info-contact is also on in redocly.yaml).
+  it("the API's document: every operation has a description, and info names a contact", () => {
+    const operations = Object.values(document.paths).flatMap((item) =>
+      Object.values(item as Record<string, { operationId: string; description?: string }>),
+    );
+    expect(operations.filter((operation) => !operation.description?.trim()).map((operation) => operation.operationId)).toEqual([]);
+    expect(document.info.contact).toEqual({ name: "prospectkit", url: expect.stringMatching(/^https:\/\//) });
+  });
+
   it.each([["openapi.json"], ["control.json"]])(
     "%s lints clean with redocly (recommended-strict: no error, no warning)",
     async (name) => {
@@ -164,13 +173,21 @@ const CASES: readonly Case[] = [
   ["POST", "/__mock/reset", "/__mock/reset"],
 ];
 
+/** Makes one call of CASES. */
+function send([method, path, , body, key]: Case): Promise<Response> {
+  const headers: Record<string, string> = key === null ? {} : { "x-api-key": key ?? KEY };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  return fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+}
+
+/** Headers of the HTTP exchange itself, which an OpenAPI document does not list (RFC 9110, 9112). */
+const FRAMING_HEADERS = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
+
 describe("a validator built from the document agrees with the live server", () => {
   it("every answer: a documented status and media type, a body valid against the documented schema", async () => {
     const covered = new Set<string>();
     for (const [method, path, template, body, key] of CASES) {
-      const headers: Record<string, string> = key === null ? {} : { "x-api-key": key ?? KEY };
-      if (body !== undefined) headers["content-type"] = "application/json";
-      const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+      const response = await send([method, path, template, body, key]);
       const { doc, id } = documentOf(template);
       const operation = doc.paths[template][method.toLowerCase()];
       const where = `${method} ${path} → ${response.status}`;
@@ -190,6 +207,33 @@ describe("a validator built from the document agrees with the live server", () =
       Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
     );
     expect([...covered].sort()).toEqual(documentedOperations.sort());
+  });
+
+  // Issue 26.7: the CORS headers and Retry-After's type were not in the API's document.
+  it("every header a /v0 answer carries is documented for its status, with a schema its value satisfies", async () => {
+    const seen = new Set<string>();
+    for (const entry of CASES) {
+      const response = await send(entry);
+      await response.arrayBuffer();
+      const [method, path, template] = entry;
+      if (!template.startsWith("/v0/")) continue;
+      const documented = resolve(document.paths[template][method.toLowerCase()].responses[String(response.status)]);
+      for (const [name, value] of response.headers) {
+        if (FRAMING_HEADERS.has(name)) continue;
+        const where = `${method} ${path} → ${response.status}: ${name}: ${value}`;
+        expect(documented.headers, where).toHaveProperty([name]);
+        const schema = resolve(documented.headers[name]).schema;
+        expect(ajv.validate(schema, schema.type === "integer" ? Number(value) : value), where).toBe(true);
+        seen.add(name);
+      }
+    }
+    expect([...seen].sort()).toEqual([
+      "access-control-allow-origin",
+      "access-control-expose-headers",
+      "idempotent-replayed",
+      "retry-after",
+      "x-request-id",
+    ]);
   });
 
   const requestBody = (template: string, method: string) => `paths/${pointer(template, method)}/requestBody/content/application~1json/schema`;

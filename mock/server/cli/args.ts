@@ -34,6 +34,10 @@ export interface CliOptions {
   readonly webhooks: boolean;
   /** How many times faster than real time the retry schedule runs (`--webhook-time-scale`, default 1). */
   readonly webhookTimeScale: number;
+  /** Host names answered besides loopback names and IP addresses (`--allowed-host`, repeatable; `*`: every name). */
+  readonly allowedHosts: readonly string[];
+  /** Origins whose pages may call the controls cross-origin besides loopback ones (`--cors-origin`, repeatable; `*`: every origin). */
+  readonly corsOrigins: readonly string[];
   readonly quiet: boolean;
   readonly help: boolean;
   readonly version: boolean;
@@ -50,6 +54,8 @@ const OPTIONS = {
   latency: { type: "string" },
   "no-webhooks": { type: "boolean" },
   "webhook-time-scale": { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
+  "cors-origin": { type: "string", multiple: true },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -72,6 +78,14 @@ Options:
       --no-webhooks    record webhook events without sending them
       --webhook-time-scale N
                        run the webhook retry schedule N times faster (3600: an hour per second)
+      --allowed-host NAME
+                       also answer requests for this host name (repeatable; .example.com: the
+                       name and its subdomains; '*': every name). By default only loopback
+                       names (localhost), IP addresses and --host are answered (DNS rebinding)
+      --cors-origin ORIGIN
+                       also let pages from this origin call the control API, console and inbox
+                       (repeatable; '*': every origin). By default only loopback origins may;
+                       /v0 answers every origin
   -q, --quiet          do not print a line per request or webhook attempt
   -h, --help           show this help
   -v, --version        show the version`;
@@ -140,6 +154,24 @@ function seed(text: string | undefined): number | string | undefined {
   return /^-?\d{1,15}$/.test(text) ? Number(text) : text;
 }
 
+function allowedHosts(names: readonly string[]): readonly string[] {
+  for (const name of names) {
+    if (!/^(?:\*|\.?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(name)) {
+      throw new UsageError(`--allowed-host must be a host name such as mock or .example.com (or '*'), not ${JSON.stringify(name)}`);
+    }
+  }
+  return names;
+}
+
+function corsOrigins(origins: readonly string[]): readonly string[] {
+  for (const origin of origins) {
+    if (origin !== "*" && !/^https?:\/\/[^/?#@\s]+\/?$/i.test(origin)) {
+      throw new UsageError(`--cors-origin must be an origin such as https://app.example.com (or '*'), not ${JSON.stringify(origin)}`);
+    }
+  }
+  return origins;
+}
+
 /**
  * Reads the command line.
  * @param argv - the arguments after the program name
@@ -167,6 +199,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     latencyMs: latency(values.latency),
     webhooks: values["no-webhooks"] !== true,
     webhookTimeScale: timeScale(values["webhook-time-scale"]),
+    allowedHosts: allowedHosts(values["allowed-host"] ?? []),
+    corsOrigins: corsOrigins(values["cors-origin"] ?? []),
     quiet: values.quiet === true,
     help: values.help === true,
     version: values.version === true,
