@@ -46,4 +46,4 @@ it("every TypeScript example type-checks against the public API", () => {
     return `${source.block.file}:${source.block.line + 1 + line}: ${message}`;
   });
   expect(problems).toEqual([]);
-});
+}, 120_000); // one whole-program check: about 20 s on a quiet machine, more while other suites run
