@@ -8,6 +8,7 @@
 
 export { OPERATIONS, type OperationId } from "../src/operations.js";
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
+export { type PersistStateOptions, persistState } from "./browser/persist-state.js";
 export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
 export type { Clock } from "./lib/clock.js";
 export { MockStateError } from "./lib/errors.js";

@@ -24,6 +24,7 @@ import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
 import { createRequestLog, type LoggedRequest } from "./pipeline/request-log.js";
 import type { Route } from "./pipeline/route.js";
 import { createMockState } from "./state/index.js";
+import { restoreStore } from "./state/restore.js";
 import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
 import { createWebhookDispatcher, type DeliveryAttempt } from "./webhooks/index.js";
@@ -47,6 +48,8 @@ export interface MockCore {
   newRequestId(): string;
   /** Changes how many answered requests the log keeps. */
   retainRequests(limit: number): void;
+  /** Replaces the state with a snapshot of this mock's (`api.state.snapshot()`); throws `MockStateError`, changing nothing, for anything else. */
+  restoreState(snapshot: string): void;
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
@@ -218,6 +221,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     authenticate: (headers) => authenticate(store, headers),
     newRequestId: () => requestIds.next("req", store.nowMs()),
     retainRequests: requestLog.retain,
+    restoreState(snapshot) {
+      restoreStore(store, snapshot);
+      changes.announce(null, { kind: "reset" }); // live views read the whole state again
+    },
   });
   return api;
 }

@@ -44,8 +44,9 @@ function closeInStages(socket: Duplex, maxMs: number): void {
   const timer = setTimeout(cutOff, maxMs);
   timer.unref();
   socket.once("close", () => clearTimeout(timer));
-  // The client closed its side: everything it sent has been read, so closing now resets nothing.
-  socket.once("end", cutOff);
+  // The client closed its side: everything it sent has been read, so closing resets nothing, once
+  // the answer has left (a client that sent everything first can be done before it has).
+  socket.once("end", () => (socket.writableFinished ? cutOff() : socket.once("finish", cutOff)));
   if (socket.writable) socket.end();
 }
 

@@ -11,7 +11,7 @@ import { claim, complete, release } from "./idempotency.js";
 import { insertProspect, resolveProspect } from "./prospects.js";
 import type { ProspectLogRecord } from "./records.js";
 import type { Store } from "./store.js";
-import { appendCompact, type TenantData } from "./tenant-data.js";
+import { storeLog, type TenantData } from "./tenant-data.js";
 
 /** Why a create request is answered without a write: invalid, or settled by its idempotency key. */
 export type ProspectLogRefusal =
@@ -46,8 +46,7 @@ function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreatePa
     createdProspect: created,
     idempotencyKey: request.idempotencyKey ?? null,
   };
-  tenant.logs.set(log.id, log);
-  appendCompact(tenant.logsByProspect, prospect.id, log.id);
+  storeLog(tenant, log);
   return {
     prospectId: log.prospectId,
     prospectLogId: log.id,
