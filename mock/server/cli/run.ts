@@ -87,6 +87,7 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
       webhooks: {
         deliver: options.webhooks,
         timeScale: options.webhookTimeScale,
+        timeoutMs: options.webhookTimeoutMs,
         ...(!options.quiet && { onAttempt: (attempt, delivery) => io.stdout.write(deliveryLine(attempt, delivery)) }),
       },
     });
