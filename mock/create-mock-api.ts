@@ -28,11 +28,15 @@ export interface MockWebhooks {
   /** Every event kept, oldest first, with the tenant it belongs to (also those no subscription wanted). */
   events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
   /**
-   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule),
-   * within the concurrency limit; `{ all: true }` makes every pending retry now; `tenantId` keeps to one tenant.
+   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule);
+   * past the concurrency limit they wait their turn. `{ all: true }` makes every pending retry
+   * now; `tenantId` keeps to one tenant.
    */
   runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
-  /** Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new timestamp and signature. */
+  /**
+   * Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new
+   * timestamp and signature, within the same concurrency limit.
+   */
   redeliver(eventId: string): Promise<DeliveryAttempt[]>;
   /** How many attempts are in flight now. */
   inFlight(): number;
@@ -144,6 +148,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     now: () => new Date(store.nowMs()),
     newEventId: () => store.newEventId(),
     ...resolved.webhooks,
+    // Live views read the deliveries again after each attempt, as soon as it has ended.
+    onAttempt(attempt, delivery) {
+      resolved.webhooks.onAttempt?.(attempt, delivery);
+      if (delivery.tenantId !== null) changes.announce(delivery.tenantId, { kind: "deliveries" });
+    },
     secretsOf: ({ tenantId, subscriptionId }) =>
       tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
     onDeactivate(subscriptionId) {
@@ -186,17 +195,6 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
   });
 
-  /** Tells the tenants whose deliveries just made attempts (live views then read them again). */
-  const announceAttempts = (attempts: DeliveryAttempt[]): DeliveryAttempt[] => {
-    if (attempts.length === 0) return attempts;
-    const events = new Set(attempts.map((attempt) => attempt.eventId));
-    const tenants = new Set(
-      dispatcher.list().flatMap((delivery) => (events.has(delivery.eventId) && delivery.tenantId !== null ? [delivery.tenantId] : [])),
-    );
-    for (const tenantId of tenants) changes.announce(tenantId, { kind: "deliveries" });
-    return attempts;
-  };
-
   const handle = (request: Request): Promise<Outcome> => Promise.resolve(answer(fromFetchRequest(request))).then(toOutcome);
 
   const api: MockApi = {
@@ -216,8 +214,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     webhooks: {
       list: () => dispatcher.list(),
       events: () => dispatcher.events(),
-      runDue: (runOptions) => dispatcher.runDue(runOptions).then(announceAttempts),
-      redeliver: (eventId) => dispatcher.redeliver(eventId).then(announceAttempts),
+      runDue: (runOptions) => dispatcher.runDue(runOptions),
+      redeliver: (eventId) => dispatcher.redeliver(eventId),
       inFlight: () => dispatcher.inFlight(),
     },
     changes,
