@@ -51,6 +51,17 @@ const attempts = async (base: string) =>
     (await call(base, KEY, "GET", "/__mock/webhook_deliveries")).body.data as { attempts: { reason: string | null; status: number | null }[] }[]
   ).flatMap((delivery) => delivery.attempts);
 
+/** Waits until the server has recorded `count` attempts, and returns them. */
+const attemptsMade = (base: string, count: number, ms: number) =>
+  until(
+    async () => {
+      const list = await attempts(base);
+      return list.length >= count && list;
+    },
+    `${count} attempts`,
+    ms,
+  );
+
 /** Sends SIGTERM and resolves with how long the process took to exit, in milliseconds. */
 async function terminate(running: CliProcess): Promise<{ code: number | null; ms: number }> {
   const started = performance.now();
@@ -64,14 +75,7 @@ describe("every attempt releases its socket when it ends, also after garbage col
     // 100 ms per attempt; a retry schedule 100 times slower than real time, so no retry comes in 8 minutes: exactly 200 attempts.
     const mock = await cli(`${hooks.url}/void`, ["--webhook-timeout", "100", "--webhook-time-scale", "0.01"]);
     await emit(mock.url, 200);
-    const made = await until(
-      async () => {
-        const list = await attempts(mock.url);
-        return list.length >= 200 && list;
-      },
-      "200 attempts",
-      60_000,
-    );
+    const made = await attemptsMade(mock.url, 200, 60_000);
     expect(made).toHaveLength(200);
     expect(made.filter((attempt) => attempt.reason !== "timeout")).toEqual([]);
     await until(() => hooks.connections.now === 0, "every connection closed", RELEASED_WITHIN_MS);
@@ -92,14 +96,7 @@ describe("every attempt releases its socket when it ends, also after garbage col
     });
     const mock = await cli(`${hooks.url}/trickle`, ["--webhook-timeout", "500"]);
     await emit(mock.url, 24);
-    const made = await until(
-      async () => {
-        const list = await attempts(mock.url);
-        return list.length >= 24 && list;
-      },
-      "24 attempts",
-      30_000,
-    );
+    const made = await attemptsMade(mock.url, 24, 30_000);
     expect(made.filter((attempt) => attempt.status !== 200)).toEqual([]);
     await until(() => hooks.connections.now === 0, "every connection closed", RELEASED_WITHIN_MS);
     expect(hooks.connections.max).toBeLessThanOrEqual(CAP);
