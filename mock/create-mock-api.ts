@@ -88,6 +88,10 @@ export interface MockCore {
   requestsOf(tenantId: string): LoggedRequest[];
   /** Changes how many answered requests the log keeps. */
   retainRequests(limit: number): void;
+  /** Logs a request an adapter answered before the pipeline (the server refusing a foreign `Host` or `Origin`). */
+  record(entry: LoggedRequest): void;
+  /** The mock's clock, in epoch milliseconds. */
+  nowMs(): number;
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
@@ -184,16 +188,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   initialise();
 
   const newRequestId = (atMs?: number) => requestIds.next("req", atMs ?? store.nowMs());
-  const answer = createPipeline({
-    store: current,
-    basePath: resolved.basePath,
-    newRequestId,
-    takeFaults: faults.take,
-    record(entry) {
-      requestLog.record(entry);
-      if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
-    },
-  });
+  const record = (entry: LoggedRequest): void => {
+    requestLog.record(entry);
+    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
+  };
+  const answer = createPipeline({ store: current, basePath: resolved.basePath, newRequestId, takeFaults: faults.take, record });
 
   const handle = (request: Request): Promise<Outcome> => Promise.resolve(answer(fromFetchRequest(request))).then(toOutcome);
 
@@ -234,6 +233,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     newRequestId,
     requestsOf: (tenantId) => requestLog.ofTenant(tenantId, store.tenants.size <= 1),
     retainRequests: requestLog.retain,
+    record,
+    nowMs: () => store.nowMs(),
   });
   return api;
 }

@@ -37,6 +37,10 @@ export interface CliOptions {
   readonly webhookTimeScale: number;
   /** How long one delivery attempt may take, in milliseconds (`--webhook-timeout`, default 15,000). */
   readonly webhookTimeoutMs: number;
+  /** Host names answered besides loopback names and IP addresses (`--allowed-host`, repeatable; `*`: every name). */
+  readonly allowedHosts: readonly string[];
+  /** Origins whose pages may call the controls cross-origin besides loopback ones (`--cors-origin`, repeatable; `*`: every origin). */
+  readonly corsOrigins: readonly string[];
   readonly quiet: boolean;
   readonly help: boolean;
   readonly version: boolean;
@@ -54,6 +58,8 @@ const OPTIONS = {
   "no-webhooks": { type: "boolean" },
   "webhook-time-scale": { type: "string" },
   "webhook-timeout": { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
+  "cors-origin": { type: "string", multiple: true },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -78,6 +84,14 @@ Options:
                        run the webhook retry schedule N times faster (3600: an hour per second)
       --webhook-timeout MS
                        give up on a delivery attempt after MS milliseconds (default ${WEBHOOK_ATTEMPT_TIMEOUT_MS})
+      --allowed-host NAME
+                       also answer requests for this host name (repeatable; .example.com: the
+                       name and its subdomains; '*': every name). By default only loopback
+                       names (localhost), IP addresses and --host are answered (DNS rebinding)
+      --cors-origin ORIGIN
+                       also let pages from this origin call the control API, console and inbox
+                       (repeatable; '*': every origin). By default only loopback origins may;
+                       /v0 answers every origin
   -q, --quiet          do not print a line per request or webhook attempt
   -h, --help           show this help
   -v, --version        show the version`;
@@ -157,6 +171,24 @@ function seed(text: string | undefined): number | string | undefined {
   return /^-?\d{1,15}$/.test(text) ? Number(text) : text;
 }
 
+function allowedHosts(names: readonly string[]): readonly string[] {
+  for (const name of names) {
+    if (!/^(?:\*|\.?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(name)) {
+      throw new UsageError(`--allowed-host must be a host name such as mock or .example.com (or '*'), not ${JSON.stringify(name)}`);
+    }
+  }
+  return names;
+}
+
+function corsOrigins(origins: readonly string[]): readonly string[] {
+  for (const origin of origins) {
+    if (origin !== "*" && !/^https?:\/\/[^/?#@\s]+\/?$/i.test(origin)) {
+      throw new UsageError(`--cors-origin must be an origin such as https://app.example.com (or '*'), not ${JSON.stringify(origin)}`);
+    }
+  }
+  return origins;
+}
+
 /**
  * Reads the command line.
  * @param argv - the arguments after the program name
@@ -185,6 +217,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
     webhooks: values["no-webhooks"] !== true,
     webhookTimeScale: timeScale(values["webhook-time-scale"]),
     webhookTimeoutMs: attemptTimeout(values["webhook-timeout"]),
+    allowedHosts: allowedHosts(values["allowed-host"] ?? []),
+    corsOrigins: corsOrigins(values["cors-origin"] ?? []),
     quiet: values.quiet === true,
     help: values.help === true,
     version: values.version === true,

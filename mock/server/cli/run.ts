@@ -94,6 +94,8 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
       apiKeys: [...options.apiKeys],
       ...(options.seed !== undefined && { seed: options.seed }),
       latencyMs: options.latencyMs,
+      allowedHosts: options.allowedHosts,
+      corsOrigins: options.corsOrigins,
       fixtures: fixturesOf(options),
       // The console's own refreshes would drown the user's calls: only what the user did is printed.
       ...(!options.quiet && { onRequest: (request) => request.console || io.stdout.write(requestLine(request)) }),
@@ -139,6 +141,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         page: page && { pageGroupId: page.pageGroupId, pageId: page.id },
         subscriptionId: subscription?.id,
         quiet: options.quiet,
+        allowedHosts: options.allowedHosts,
+        corsOrigins: options.corsOrigins,
         webhooks: {
           deliver: options.webhooks,
           timeScale: options.webhookTimeScale,
