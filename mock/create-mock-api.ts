@@ -17,6 +17,7 @@ import { createPipeline, type Outcome, toOutcome } from "./pipeline.js";
 import { createRandom } from "./random.js";
 import { createRequestLog, type LoggedRequest, type RequestLog } from "./request-log.js";
 import { createMockState, type MockState } from "./state/index.js";
+import { restoreStore } from "./state/restore.js";
 import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
 import { createWebhookDispatcher, type Delivery, type DeliveryAttempt } from "./webhooks/index.js";
@@ -92,6 +93,8 @@ export interface MockCore {
   record(entry: LoggedRequest): void;
   /** The mock's clock, in epoch milliseconds. */
   nowMs(): number;
+  /** Replaces the state with a snapshot of this mock's (`api.state.snapshot()`); throws `MockStateError`, changing nothing, for anything else. */
+  restoreState(snapshot: string): void;
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
@@ -235,6 +238,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     retainRequests: requestLog.retain,
     record,
     nowMs: () => store.nowMs(),
+    restoreState(snapshot) {
+      restoreStore(store, snapshot);
+      changes.announce(null, { kind: "reset" }); // live views read the whole state again
+    },
   });
   return api;
 }

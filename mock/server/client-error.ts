@@ -11,6 +11,7 @@ import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
 import { problem } from "../http/reply.js";
 import { PUBLIC_CORS_HEADERS } from "./exposure.js";
+import { endByHand } from "./linger.js";
 
 /** The status and the sentence of each parser error, by node's error code. */
 const CLIENT_ERRORS: Readonly<Record<string, readonly [status: number, detail: string]>> = {
@@ -72,5 +73,5 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  socket.end(clientErrorResponse(error.code, requestId));
+  endByHand(socket, clientErrorResponse(error.code, requestId));
 }

@@ -16,6 +16,7 @@ import type { MaybePromise } from "../http/maybe-async.js";
 import { withMethod } from "../http/method.js";
 import { problem } from "../http/reply.js";
 import { type Exposure, PUBLIC_CORS_HEADERS } from "./exposure.js";
+import { lingerIfEarly } from "./linger.js";
 import { type BodyRead, readBody } from "./read-body.js";
 
 /** Answers one web-standard request: a response, or a dropped connection. Never rejects. */
@@ -180,7 +181,7 @@ async function writeStream(response: ServerResponse, status: number, headers: st
   return status;
 }
 
-async function writeOutcome(response: ServerResponse, outcome: MockOutcome, cors: readonly string[], closeAfter: boolean): Promise<number> {
+async function writeOutcome(response: ServerResponse, outcome: MockOutcome, cors: readonly string[]): Promise<number> {
   if (outcome.kind === "network-error") {
     response.destroy();
     return 0;
@@ -196,7 +197,6 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, cors
   const body = await answer.text();
   // A HEAD answer states the length its GET body has (node:http sends no body for HEAD).
   if (!answer.headers.has("content-length")) headers.push("content-length", String(Buffer.byteLength(body)));
-  if (closeAfter) headers.push("connection", "close");
   response.writeHead(answer.status, headers);
   response.end(body);
   return answer.status;
@@ -245,17 +245,19 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
     if (read.kind === "aborted") {
       response.destroy();
     } else {
-      const closeAfter = read.kind === "over-limit";
+      // Over the cap, the rest of the body is still arriving: the answer comes first, then a lingering
+      // close (lingerIfEarly marks the answer `connection: close` itself).
+      lingerIfEarly(request, response);
       const lean = answer?.(lightRequestOf(method, path, request.rawHeaders, read)) ?? null;
       if (lean !== null) {
         // Answered at once unless the request waits (an injected latency): written in the same turn.
         const outcome = lean instanceof Promise ? await lean : lean;
         if (outcome.kind === "network-error") response.destroy();
-        else status = writeReply(response, outcome.reply, cors, closeAfter);
+        else status = writeReply(response, outcome.reply, cors, false);
       } else {
         const fetchRequest = toRequest(method, target, request.rawHeaders, bodyOf(method, read));
         const outcome: MockOutcome = fetchRequest === null ? { kind: "response", response: unreadable() } : await handle(fetchRequest);
-        status = await writeOutcome(response, outcome, cors, closeAfter);
+        status = await writeOutcome(response, outcome, cors);
       }
     }
     const printed = targetPath(target);
@@ -278,7 +280,9 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
     const callerOrigin = request.headers.origin;
     const refusal = exposure.refusal(path, request.headers.host, callerOrigin);
     if (refusal !== null) {
-      // Nothing of the request is read or handed on: a foreign Host or Origin gets only this problem.
+      // Nothing of the request is handed on: a foreign Host or Origin gets only this problem (and a
+      // body still arriving is discarded after it, so that the client reads it).
+      lingerIfEarly(request, response);
       const requestId = newRequestId();
       const reply = problem(requestId, refusal.code, refusal.detail);
       const status = writeReply(response, renderReply(reply, requestId, method), [], true);
@@ -291,6 +295,7 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
     const corsHeaders = exposure.corsHeaders(path, callerOrigin);
     const cors = corsHeaders === PUBLIC_CORS_HEADERS ? PUBLIC_CORS_LIST : Object.entries(corsHeaders).flat();
     if (isPreflight(request)) {
+      lingerIfEarly(request, response);
       response.writeHead(204, { ...exposure.preflightHeaders(path, callerOrigin), "content-length": "0", [REQUEST_ID_HEADER]: newRequestId() });
       response.end();
       onAnswered?.({ method: "OPTIONS", path: targetPath(target), status: 204, durationMs: performance.now() - started });

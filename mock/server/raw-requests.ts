@@ -13,6 +13,7 @@ import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
 import { problem } from "../http/reply.js";
 import { answerClientError, rawHttpResponse } from "./client-error.js";
 import type { Exposure } from "./exposure.js";
+import { answeringByHand, discardedByHand, endByHand } from "./linger.js";
 import { headersOf, lightPath, type OutcomeHandler, toFetchRequest } from "./node-handler.js";
 
 /** RFC 9110 token characters: what a method may be made of. */
@@ -69,7 +70,7 @@ async function answerOnSocket(
       ["content-type", PROBLEM_CONTENT_TYPE],
       [REQUEST_ID_HEADER, requestId],
     ];
-    if (socket.writable) socket.end(rawHttpResponse(reply.status, headers, JSON.stringify(reply.body), {}));
+    if (socket.writable) endByHand(socket, rawHttpResponse(reply.status, headers, JSON.stringify(reply.body), {}));
     return;
   }
   const request = toFetchRequest(options.origin, method, target, headersOf(rawHeaders), undefined);
@@ -80,7 +81,7 @@ async function answerOnSocket(
   }
   const { response } = outcome;
   const body = await response.text();
-  if (socket.writable) socket.end(rawHttpResponse(response.status, response.headers, body, options.exposure.corsHeaders(path, origin)));
+  if (socket.writable) endByHand(socket, rawHttpResponse(response.status, response.headers, body, options.exposure.corsHeaders(path, origin)));
 }
 
 /**
@@ -97,12 +98,15 @@ export function createRawAnswerer(options: RawAnswererOptions): {
       answerOnSocket(options, socket, request.method ?? "CONNECT", request.url ?? "/", request.rawHeaders).catch(() => socket.destroy());
     },
     clientError(error, socket) {
+      // A later chunk of a request already being answered: node's parser reports each one.
+      if (discardedByHand(socket)) return;
       const head = error.code === "HPE_INVALID_METHOD" && error.rawPacket !== undefined ? parseRequestHead(error.rawPacket) : null;
       if (head === null || !socket.writable) {
         answerClientError(error, socket, options.newRequestId());
         return;
       }
       socket.on("error", () => undefined);
+      answeringByHand(socket);
       answerOnSocket(options, socket, head.method, head.target, head.rawHeaders).catch(() => socket.destroy());
     },
   };
