@@ -120,8 +120,8 @@ export function banner(input: BannerInput): string {
   ].join("\n");
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-const clockTime = (at: Date) => `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
+/** Local time as `12:00:01.234`. */
+const clockTime = (at: Date) => `${at.toTimeString().slice(0, 8)}.${String(at.getMilliseconds()).padStart(3, "0")}`;
 
 /**
  * One webhook attempt as the CLI prints it, beside the request lines:
@@ -144,7 +144,6 @@ export function deliveryLine(attempt: DeliveryAttempt, delivery: Pick<Delivery, 
  * @param at - when it was answered
  */
 export function requestLine(request: AnsweredRequest, at: Date = new Date()): string {
-  const time = clockTime(at);
   const status = request.status === 0 ? "dropped" : String(request.status);
-  return `${time} ${request.method} ${request.path} ${status} ${request.durationMs.toFixed(1)} ms\n`;
+  return `${clockTime(at)} ${request.method} ${request.path} ${status} ${request.durationMs.toFixed(1)} ms\n`;
 }
