@@ -12,30 +12,17 @@ import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import { VERSION } from "../../src/version.js";
 import type { WebhookFetch } from "../webhooks/index.js";
+import { headersOf } from "./read-body.js";
 
 /** Statuses whose answer has no body (a `Response` refuses one). */
 const NULL_BODY = new Set([204, 205, 304]);
-
-/** The answer's headers as a `Headers`, leaving out any a `Headers` refuses. */
-function headersOf(response: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = response.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // A value Headers cannot hold (node:http is more lenient): the excerpt never needs it.
-    }
-  }
-  return headers;
-}
 
 /** The answer as a `Response` whose body streams from the socket; cancelling the body destroys the socket. */
 function toResponse(response: IncomingMessage): Response {
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 599) throw new TypeError(`invalid HTTP status ${status}`);
   response.on("error", () => undefined); // a body cut short surfaces through the stream or not at all
-  const init = { status, statusText: response.statusMessage ?? "", headers: headersOf(response) };
+  const init = { status, statusText: response.statusMessage ?? "", headers: headersOf(response.rawHeaders) };
   if (!NULL_BODY.has(status)) return new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, init);
   response.resume();
   return new Response(null, init);
@@ -58,9 +45,7 @@ export const sendOverHttp: WebhookFetch = async (request, init) => {
   if (send === undefined) throw new TypeError(`cannot send to a ${url.protocol} URL`);
   const body = new Uint8Array(await request.arrayBuffer());
   signal.throwIfAborted();
-  const headers: Record<string, string | number> = { "user-agent": `prospectkit-mock/${VERSION}` };
-  for (const [name, value] of request.headers) headers[name] = value;
-  headers["content-length"] = body.byteLength;
+  const headers = { "user-agent": `prospectkit-mock/${VERSION}`, ...Object.fromEntries(request.headers), "content-length": body.byteLength };
   return new Promise<Response>((resolve, reject) => {
     const outgoing = send(url, { method: request.method, headers, agent: false });
     const abort = () => outgoing.destroy(signal.reason);

@@ -4,7 +4,8 @@
  * `Origin` checks) behind the Node adapter, and real webhook delivery.
  * @module
  */
-import { createServer, type Server } from "node:http";
+import { once } from "node:events";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { consoleRoutes } from "../console/handler.js";
 import { createMockApi, type MockApi, type MockApiOptions, type MockState } from "../core.js";
@@ -36,9 +37,9 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly fixtures?: (state: MockState, server: { readonly url: string }) => void;
   /**
    * Webhook delivery. By default the server POSTs every due delivery to its subscription's URL
-   * (at most 8 at once, 15 s per attempt, the real retry
-   * schedule). `deliver: false` records events without sending; `timeScale: 3600` runs an hour of
-   * the retry schedule per second; `onAttempt` sees each attempt as it ends.
+   * (at most 8 at once, 15 s per attempt, the real retry schedule). `deliver: false` records
+   * events without sending; `timeScale: 3600` runs an hour of the retry schedule per second;
+   * `onAttempt` sees each attempt as it ends.
    */
   readonly webhooks?: ServerWebhookOptions;
   /** Default `4010`; `0` picks a free port. */
@@ -47,8 +48,6 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly host?: string;
   /** Every API request is answered this many milliseconds late (default 0). */
   readonly latencyMs?: number;
-  /** How many answered requests `api.requests` and `/__mock/requests` keep (default 10,000, the latest). */
-  readonly retainedRequests?: number;
   /** Called once per answered request (method, path without query, status, duration); never sees a header. */
   readonly onRequest?: (request: AnsweredRequest) => void;
 }
@@ -69,16 +68,6 @@ export interface MockServer {
 function originOf(host: string, port: number): string {
   const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
   return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 /**
@@ -106,7 +95,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     port = DEFAULT_PORT,
     host = DEFAULT_HOST,
     latencyMs = 0,
-    retainedRequests,
     onRequest,
     fixtures,
     webhooks,
@@ -116,28 +104,24 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
   const exposure = createExposure({ ...(allowedHosts && { allowedHosts }), ...(corsOrigins && { corsOrigins }) }, host);
+  const delivery = createDeliveryLoop(webhooks);
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
-  const bound = await listen(server, port, host);
+  await once(server.listen(port, host), "listening"); // rejects with the listen error (EADDRINUSE, ...)
+  const bound = (server.address() as AddressInfo).port;
   const url = originOf(host, bound);
   let api: MockApi;
-  let delivery: ReturnType<typeof createDeliveryLoop>;
   try {
-    delivery = createDeliveryLoop(webhooks);
     api = createMockApi({
       ...mockOptions,
       baseUrl: url,
       webhooks: delivery.mockOptions,
-      ...(retainedRequests !== undefined && { retainedRequests }),
       ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url }) }),
     });
   } catch (error) {
     server.close();
     throw error;
   }
-  delivery.start(
-    () => api.webhooks.runDue(),
-    () => api.webhooks.inFlight(),
-  );
+  delivery.start(api.webhooks);
   const core = coreOf(api);
   // The mock's own handler, with the console's routes and the server's checks, latency and hook.
   const handler = core.createHandler({
