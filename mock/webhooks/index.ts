@@ -16,7 +16,6 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
-  WebhookDispatcher,
   WebhookDispatcherOptions,
   WebhookFetch,
   WebhookTarget,

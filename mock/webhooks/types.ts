@@ -1,4 +1,4 @@
-import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
+import type { WebhookEventKind } from "../../src/schemas/index.js";
 
 /** A subscription as the dispatcher needs it: where to send, how to sign, what it wants. */
 export interface WebhookTarget {
@@ -113,40 +113,4 @@ export interface Delivery {
   readonly attempts: readonly DeliveryAttempt[];
   /** When the next attempt is due (ISO 8601), or `null` when none will be made. */
   readonly nextAttemptAt: string | null;
-}
-
-/** Delivers webhook events with Standard Webhooks signing and the Svix retry schedule, on an injected clock. */
-export interface WebhookDispatcher {
-  /**
-   * Creates an event and queues one delivery per active target that wants its kind. The first
-   * attempts are due at once; {@link WebhookDispatcher.runDue} makes them.
-   * @returns the event as its body carries it
-   */
-  emit(kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookTarget[], tenantId?: string): WebhookEvent;
-  /**
-   * Makes every attempt that is due by `now()`, and schedules the retries of the failed ones. Past
-   * the concurrency limit the attempts wait their turn; the promise resolves once all of them
-   * have ended. With `{ all: true }` every pending delivery counts as due: its retry is made now
-   * instead of waiting for the schedule. With `tenantId`, only that tenant's deliveries.
-   */
-  runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
-  /**
-   * Sends an event again to every subscription it was delivered to, now: the same `webhook-id` and
-   * body, a new timestamp and signature. Outside the schedule but within the concurrency limit
-   * (past it, the attempts wait their turn); a success settles a pending or failed delivery, a
-   * failure changes nothing but the record.
-   * @returns the attempts made (none for an unknown event)
-   */
-  redeliver(eventId: string): Promise<DeliveryAttempt[]>;
-  /** Every delivery kept, in the order they were queued, with its attempts. */
-  list(): readonly Delivery[];
-  /** Every event kept (delivered to someone or not), oldest first, with its tenant. */
-  events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
-  /** How many attempts are in flight now (not counting those waiting for a slot). */
-  inFlight(): number;
-  /**
-   * Forgets every delivery and failure record; attempts in flight are aborted (their outcomes are
-   * not recorded) and keep their slots until they have ended; waiting ones are dropped.
-   */
-  reset(): void;
 }
