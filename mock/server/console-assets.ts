@@ -39,4 +39,3 @@ export function buildConsoleAssets(): { readonly js: string; readonly css: strin
   const css = buildSync({ entryPoints: [here("../console/ui/console.css")], bundle: true, minify: true, write: false, loader: { ".css": "css" } });
   return { js: result.outputFiles[0]!.text, css: css.outputFiles[0]!.text };
 }
-

@@ -16,20 +16,16 @@ import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
 export interface BannerInput {
   readonly version: string;
   readonly url: string;
-  /** The key the printed commands use (the first `--api-key`). */
+  /** The key the printed commands use (the first `--api-key`), how many more are accepted, whether it is the documented development key. */
   readonly apiKey: string;
-  /** How many more keys are accepted. */
   readonly otherKeys: number;
-  /** Whether the key is the documented development key. */
   readonly developmentKey: boolean;
-  /** The first page, if any. */
+  /** The first page and webhook subscription, if any. */
   readonly page: { readonly pageGroupId: string; readonly pageId: string } | undefined;
-  /** The first webhook subscription, if any. */
   readonly subscriptionId: string | undefined;
   readonly quiet: boolean;
-  /** The host names given with `--allowed-host` (none: the default, loopback names and IP addresses only). */
+  /** What `--allowed-host` and `--cors-origin` added (none: loopback only). */
   readonly allowedHosts?: readonly string[];
-  /** The origins given with `--cors-origin` (none: the default, loopback origins only). */
   readonly corsOrigins?: readonly string[];
   /** How webhooks are delivered, and the URL of the inbox the first subscription delivers to (if it is the server's own). */
   readonly webhooks?: { readonly deliver: boolean; readonly timeScale: number; readonly inboxUrl: string | undefined };
