@@ -65,13 +65,7 @@ export function rawHttpResponse(answer: MockResponse): string {
  * @param handler - the one handler
  * @param newRequestId - a new request ID, for a request the parser refused
  */
-export function createRawAnswerer(
-  handler: MockHandler,
-  newRequestId: () => string,
-): {
-  connect(request: IncomingMessage, socket: Duplex): void;
-  clientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void;
-} {
+export function createRawAnswerer(handler: MockHandler, newRequestId: () => string) {
   const answer = (socket: Duplex, method: string, target: string, rawHeaders: readonly string[]) => {
     socket.on("error", () => undefined);
     answeringByHand(socket);
@@ -83,8 +77,8 @@ export function createRawAnswerer(
     );
   };
   return {
-    connect: (request, socket) => answer(socket, request.method ?? "CONNECT", request.url ?? "/", request.rawHeaders),
-    clientError(error, socket) {
+    connect: (request: IncomingMessage, socket: Duplex) => answer(socket, request.method ?? "CONNECT", request.url ?? "/", request.rawHeaders),
+    clientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) {
       // A later chunk of a request already being answered: node's parser reports each one.
       if (discardedByHand(socket)) return;
       const head = error.code === "HPE_INVALID_METHOD" && error.rawPacket !== undefined ? parseRequestHead(error.rawPacket) : null;

@@ -1,7 +1,7 @@
 /**
- * What the Node adapter reads of a request: its headers as a standard `Headers` (hop-by-hop ones
- * and values fetch refuses left out), and its body with the mock's 1 MiB cap: a body declared
- * larger is not read at all, a streamed body only until it passes the cap.
+ * What the Node adapter reads of a request: its headers as a standard `Headers`, and its body
+ * with the mock's 1 MiB cap (a body declared larger is not read at all, a streamed one only until
+ * it passes the cap).
  * @module
  */
 import type { IncomingMessage } from "node:http";
@@ -11,7 +11,8 @@ import { MAX_BODY_BYTES } from "../pipeline/body.js";
 const HOP_BY_HOP: ReadonlySet<string> = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 
 /**
- * The `Headers` of a raw `[name, value, ...]` list (node's `rawHeaders`).
+ * The `Headers` of a raw `[name, value, ...]` list (node's `rawHeaders`), without hop-by-hop ones
+ * and values fetch refuses (obs-text that node accepts).
  * @param raw - the list
  */
 export function headersOf(raw: readonly string[]): Headers {
@@ -20,9 +21,7 @@ export function headersOf(raw: readonly string[]): Headers {
     if (HOP_BY_HOP.has(raw[i]!.toLowerCase())) continue;
     try {
       headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // A value node accepted but fetch's Headers does not (obs-text): the handler never sees it.
-    }
+    } catch {}
   }
   return headers;
 }
@@ -37,8 +36,8 @@ export function announcesBody(request: IncomingMessage): boolean {
 }
 
 /**
- * Whether the request declares a body larger than the cap in its Content-Length, so that it can be
- * refused before a single byte is read (and before `100 Continue` is sent).
+ * Whether the request's Content-Length is over the cap, so that it is refused before a byte is
+ * read (and before `100 Continue`).
  * @param request - the incoming request
  */
 export function declaresTooLargeBody(request: IncomingMessage): boolean {
@@ -46,39 +45,29 @@ export function declaresTooLargeBody(request: IncomingMessage): boolean {
   return length !== undefined && /^\d+$/.test(length) && Number(length) > MAX_BODY_BYTES;
 }
 
-const EMPTY = new Uint8Array(0);
-
 /**
  * Reads a request body, never more than {@link MAX_BODY_BYTES} + one chunk.
  * @param request - the incoming request; left paused when the body is over the cap
  * @returns the body (empty without one), or null when it is over the cap; rejects when the client went away first
  */
-export function readBody(request: IncomingMessage): Promise<Uint8Array | null> {
-  if (!announcesBody(request)) return Promise.resolve(EMPTY);
-  if (declaresTooLargeBody(request)) return Promise.resolve(null);
+export async function readBody(request: IncomingMessage): Promise<Uint8Array | null> {
+  if (!announcesBody(request)) return new Uint8Array(0);
+  if (declaresTooLargeBody(request)) return null;
   return new Promise((resolve, reject) => {
-    // One settlement; events after it (the `close` that follows `end`, data after a pause) are
-    // ignored, so no listener has to be removed: the request object goes with its answer.
-    let settled = false;
+    // A promise settles once: what comes after (the `close` after `end`, the rest of a body over
+    // the cap that a lingering close reads) changes nothing, and no listener has to be removed.
     const chunks: Buffer[] = [];
     let size = 0;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      outcome();
-    };
     request.on("data", (chunk: Buffer) => {
-      if (settled) return;
+      if (size > MAX_BODY_BYTES) return;
       chunks.push(chunk);
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) return;
       request.pause();
-      settle(() => resolve(null));
+      resolve(null);
     });
-    request.on("end", () => settle(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))));
-    request.on("error", (error) => settle(() => reject(error)));
-    request.on("close", () => {
-      if (!request.complete) settle(() => reject(new Error("the client went away before its body ended")));
-    });
+    request.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    request.on("error", reject);
+    request.on("close", () => request.complete || reject(new Error("the client went away before its body ended")));
   });
 }
