@@ -1,5 +1,5 @@
 import { signWebhook, WEBHOOK_HEADERS } from "../../src/webhooks/index.js";
-import type { AttemptFailureReason, DeliveryAttempt, WebhookFetch } from "./types.js";
+import type { DeliveryAttempt, WebhookFetch } from "./types.js";
 
 /** What one attempt needs to know. */
 export interface AttemptInput {
@@ -26,7 +26,8 @@ export interface AttemptOptions {
 /** How much of a receiver's answer an attempt keeps (1 KiB): enough to see an error message, never a large body. */
 const RESPONSE_EXCERPT_BYTES = 1024;
 
-/** The error codes of a TLS failure (Node's OpenSSL names). */
+/** The codes of a DNS failure, and of a TLS failure (Node's OpenSSL names). */
+const DNS_CODES: ReadonlySet<string> = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME"]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_|EPROTO$|HOSTNAME_MISMATCH$)/;
 
 /** The first `code` on an error's chain of causes (fetch hides the socket's error in `cause`). */
@@ -42,16 +43,9 @@ function failure(error: unknown, timeoutMs: number): Pick<AttemptOutcome, "reaso
   if (error instanceof Error && error.name === "TimeoutError") return { reason: "timeout", error: `timeout after ${timeoutMs} ms` };
   const message = error instanceof Error ? error.message : String(error);
   const code = errorCode(error);
-  const detail = code === undefined ? message : `${message} (${code})`;
-  const reason: AttemptFailureReason =
-    code === "ECONNREFUSED"
-      ? "refused"
-      : code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME"
-        ? "dns"
-        : code !== undefined && TLS_CODE.test(code)
-          ? "tls"
-          : "network";
-  return { reason, error: `network error: ${detail}` };
+  if (code === undefined) return { reason: "network", error: `network error: ${message}` };
+  const reason = code === "ECONNREFUSED" ? "refused" : DNS_CODES.has(code) ? "dns" : TLS_CODE.test(code) ? "tls" : "network";
+  return { reason, error: `network error: ${message} (${code})` };
 }
 
 /** Settles like `promise`, or rejects with the signal's reason as soon as it aborts; the listener goes with the outcome. */

@@ -18,36 +18,29 @@ export interface WebhookTarget {
 
 /**
  * Sends one request: `globalThis.fetch`, or any `(Request) => Promise<Response>` such as a mock's
- * `api.fetch`. The second argument carries the attempt's own abort signal (the one `request.signal`
- * follows): it aborts when the attempt times out, ends or is stopped, and a sender that holds it
- * releases the connection then.
+ * `api.fetch`. `init.signal` is the attempt's own abort signal (which `request.signal` follows): it
+ * aborts when the attempt times out, ends or is stopped, and a sender that holds it releases the
+ * connection then.
  */
 export type WebhookFetch = (request: Request, init?: { readonly signal: AbortSignal }) => Promise<Response>;
 
-/** How a dispatcher gets time, IDs and the network. Everything is injected, so runs are reproducible. */
+/** How a dispatcher gets time, IDs and the network (the knobs of `createMockApi`'s `webhooks` option, plus the mock's hooks). All injected, so runs are reproducible. */
 export interface WebhookDispatcherOptions {
   /** The clock: event times, attempt times and when retries fall due. Never a real timer. */
   now: () => Date;
-  /** Sends an attempt. Default: `globalThis.fetch`, looked up at each attempt. */
-  fetch?: WebhookFetch;
   /** The next event ID (`event_` + lower-case ULID in the mock). */
   newEventId: () => string;
+  /** Sends an attempt. Default: `globalThis.fetch`, looked up at each attempt. */
+  fetch?: WebhookFetch;
   /** Called once when a subscription is deactivated after 5 days of failures; set its `active` to false. */
   onDeactivate?: (subscriptionId: string) => void;
-  /** How long one attempt may take before it counts as failed. Default 15 000 ms. */
+  /** Default 15,000 ms. */
   timeoutMs?: number;
-  /**
-   * How many attempts may be in flight at once (default: no limit): scheduled attempts and
-   * redeliveries alike. The excess waits its turn, first come first served, and starts as soon as
-   * an attempt ends.
-   */
+  /** Attempts in flight at once, scheduled and redeliveries alike (default no limit); the excess waits its turn, first come first served. */
   concurrency?: number;
-  /**
-   * Runs the retry schedule this many times faster (default 1: the real schedule). With 3600, the
-   * 5 s, 5 min, … waits and the 5-day deactivation pass an hour of schedule per second.
-   */
+  /** How many times faster the retry schedule and the 5-day deactivation run (default 1). */
   timeScale?: number;
-  /** How many deliveries and events are kept (default 10 000 each); past that the oldest settled ones are forgotten first. */
+  /** Deliveries and events kept (default 10,000 each); past that the oldest settled ones are forgotten first. */
   maxRecords?: number;
   /** The secrets that sign a subscription's attempt now (rotation: two). Default: the target's secret when it was emitted. */
   secretsOf?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => readonly string[] | undefined;
@@ -55,10 +48,7 @@ export interface WebhookDispatcherOptions {
   elapsedMs?: () => number;
   /** Called once per attempt as soon as its outcome is known, with the delivery after it. */
   onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
-  /**
-   * Stops delivery for good when it aborts (a server shutting down): attempts in flight are
-   * aborted and not recorded, waiting ones are dropped, and no attempt starts afterwards.
-   */
+  /** Stops delivery for good when it aborts: attempts in flight are aborted and not recorded, waiting ones dropped, none starts afterwards. */
   signal?: AbortSignal;
 }
 
