@@ -1,7 +1,5 @@
 /**
- * `persistState`: keeps a browser mock's state across page reloads. A mock lives in the page's
- * memory, so a reload creates it again from its fixtures; with this, the state is saved to
- * `sessionStorage` when the page goes away and put back when the mock is created again.
+ * `persistState`: keeps a browser mock's state across page reloads (a mock lives in the page's memory).
  * @module
  */
 import { coreOf, type MockApi } from "../create-mock-api.js";

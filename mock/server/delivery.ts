@@ -1,8 +1,7 @@
 /**
- * Real webhook delivery for the standalone server: the mock's own dispatcher (signing, schedule,
- * deactivation, the one in-flight cap) with a real HTTP sender ({@link sendOverHttp}) and a timer
- * that runs every due delivery. A shutdown aborts every attempt in flight and drops the waiting
- * ones, so a receiver that never answers cannot hold the process open.
+ * Real webhook delivery for the standalone server: the mock's own dispatcher with a real HTTP
+ * sender ({@link sendOverHttp}) and a timer that runs every due delivery. A shutdown aborts every
+ * attempt, so a receiver that never answers cannot hold the process open.
  * @module
  */
 import { performance } from "node:perf_hooks";

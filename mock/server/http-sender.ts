@@ -1,10 +1,8 @@
 /**
- * How the standalone server sends a webhook attempt: one `POST` over `node:http` (or
- * `node:https`) on a connection of its own, closed when the attempt ends. Node's `fetch` cannot
- * promise that: its connection pool reconnects after an aborted request and keeps the idle socket
- * for seconds, and the chain that carries an abort from a signal to its socket is held weakly, so
- * after a garbage collection a timed-out attempt kept its connection (and the process) open. Here
- * the attempt's own signal destroys the request directly, whatever has been collected.
+ * How the standalone server sends a webhook attempt: one `POST` over `node:http(s)` on a connection
+ * of its own, closed when the attempt ends. Not Node's `fetch`: its pool reconnects after an abort
+ * and keeps idle sockets, and it holds the abort chain weakly, so after a garbage collection a
+ * timed-out attempt kept its connection (and the process) open. Here the signal destroys the request.
  * @module
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";

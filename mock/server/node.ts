@@ -1,8 +1,7 @@
 /**
- * The Node adapter: `node:http`'s request becomes the mock's request (its body read only when a
- * route asks for it, capped at 1 MiB), the one handler answers, and the answer is written with
- * one `writeHead` and one `end` (a stream, the console's feed, as it comes). An answer given
- * before the body was read closes the connection in stages, so the client reads it (linger.ts).
+ * The Node adapter: `node:http`'s request becomes the mock's (its body read only when a route asks
+ * for it), the one handler answers, and the answer is written with one `writeHead` and one `end`
+ * (a stream, the console's feed, as it comes); an early answer lingers (linger.ts).
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -1,10 +1,9 @@
 /**
  * Requests node:http does not hand to its `request` listener, answered all the same on the bare
- * socket: `CONNECT` (node emits `connect`), a method token its parser does not know (`TRACK`,
- * `FOO`: a parser error that still carries a whole request head) go through the one handler like
- * every request (401 first, then 405 with `Allow`, always `x-request-id`); a request its parser
- * refuses (a header byte HTTP does not allow, headers over 16 KiB, a request that never finished
- * arriving) gets the same problem rendering as every error. Then the connection closes in stages.
+ * socket: `CONNECT` and a method its parser does not know (`TRACK`: a parser error that still
+ * carries a whole head) go through the one handler (401 first, then 405 with `Allow`); a request
+ * the parser refuses (a bad header byte, headers over 16 KiB, a timeout) gets the usual problem
+ * rendering. Then the connection closes in stages.
  * @module
  */
 import { type IncomingMessage, STATUS_CODES } from "node:http";

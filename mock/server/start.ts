@@ -123,7 +123,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
   delivery.start(api.webhooks);
   const core = coreOf(api);
-  // The mock's own handler, with the console's routes and the server's checks, latency and hook.
   const handler = core.createHandler({
     routes: consoleRoutes(api, core),
     exposure,

@@ -99,12 +99,10 @@ async function excerpt(response: Response, signal: AbortSignal): Promise<string>
 }
 
 /**
- * POSTs one signed attempt without following redirects; calls `fetch` synchronously, before its
- * first await. The attempt owns its abort: one controller, aborted by its timeout, by `stop` (a
- * shutdown or a reset) or, at the latest, when the attempt ends, so the request and its body are
- * released on every path. The sender gets the controller's own signal beside the request (a
- * `Request`'s signal follows it only while the `Request` lives), and the pending timeout holds the
- * controller: no step of the abort is weakly held, so a garbage collection cannot lose it.
+ * POSTs one signed attempt without following redirects; calls `fetch` before its first await. One
+ * controller owns the abort: its timeout, `stop` (a shutdown, a reset) or the attempt's end, so the
+ * request is released on every path. The sender gets that signal itself (a `Request`'s signal
+ * follows only while the `Request` lives), and nothing in the chain is weakly held.
  */
 async function send(input: AttemptInput, headers: Record<string, string>, options: AttemptOptions): Promise<Omit<AttemptOutcome, "durationMs">> {
   const { timeoutMs, signal: stop } = options;

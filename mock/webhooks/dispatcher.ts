@@ -169,9 +169,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     });
   }
 
-  /** Lines one attempt per delivery up behind those already waiting; resolves with the attempts made, in order (none after a reset). */
-  async function enqueue(deliveries: readonly DeliveryRecord[], redelivery: boolean): Promise<DeliveryAttempt[]> {
+  /** Lines one attempt per delivery up behind those already waiting; resolves with the attempts made, in order (none after a reset or a stop). */
+  async function enqueue(redelivery: boolean, deliveries: readonly DeliveryRecord[]): Promise<DeliveryAttempt[]> {
+    if (stopped()) return [];
     const started = generation;
+    if (!redelivery) for (const delivery of deliveries) delivery.claimed = true;
     const jobs: Job[] = [];
     const made = deliveries.map((delivery) => new Promise<DeliveryAttempt | undefined>((done) => jobs.push({ delivery, redelivery, done })));
     line.push(jobs);
@@ -215,9 +217,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
      * Makes every attempt due by `now()` (`all`: every pending one; `tenantId`: that tenant's only),
      * in the order they fell due; resolves once all of them have ended.
      */
-    async runDue(runOptions: { readonly all?: boolean; readonly tenantId?: string } = {}): Promise<DeliveryAttempt[]> {
+    runDue(runOptions: { readonly all?: boolean; readonly tenantId?: string } = {}): Promise<DeliveryAttempt[]> {
       const at = now();
-      if (stopped()) return [];
       const due: DeliveryRecord[] = [];
       for (const queue of pending.values()) {
         for (const delivery of queue) {
@@ -227,22 +228,18 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
         }
       }
       due.sort((a, b) => a.nextAttemptAt!.getTime() - b.nextAttemptAt!.getTime() || a.sequence - b.sequence);
-      for (const delivery of due) delivery.claimed = true;
-      return enqueue(due, false);
+      return enqueue(false, due);
     },
 
     /** Sends an event again, now, to every subscription it was delivered to: the same `webhook-id` and body, a new signature. */
-    async redeliver(eventId: string): Promise<DeliveryAttempt[]> {
-      if (stopped()) return [];
-      return enqueue(
-        records.filter((record) => record.eventId === eventId),
-        true,
-      );
+    redeliver(eventId: string): Promise<DeliveryAttempt[]> {
+      const deliveries = records.filter((record) => record.eventId === eventId);
+      return enqueue(true, deliveries);
     },
 
-    list: (): readonly Delivery[] => records.map(snapshot),
+    list: () => records.map(snapshot),
 
-    events: (): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[] => [...events],
+    events: () => [...events],
 
     /** How many attempts are in flight now (not counting those waiting for a slot). */
     inFlight: () => line.held(),

@@ -19,28 +19,6 @@ export class UsageError extends Error {
   }
 }
 
-/** What the command line asks for (see {@link HELP}). */
-export interface CliOptions {
-  readonly port: number;
-  readonly host: string;
-  /** Never empty: the development key without `--api-key`, and then `developmentKey` is true. */
-  readonly apiKeys: readonly string[];
-  readonly developmentKey: boolean;
-  readonly seed: number | string | undefined;
-  readonly dataFile: string | undefined;
-  readonly demo: boolean;
-  readonly latencyMs: number;
-  /** Whether the server sends due webhook deliveries (`--no-webhooks`: record only). */
-  readonly webhooks: boolean;
-  readonly webhookTimeScale: number;
-  readonly webhookTimeoutMs: number;
-  readonly allowedHosts: readonly string[];
-  readonly corsOrigins: readonly string[];
-  readonly quiet: boolean;
-  readonly help: boolean;
-  readonly version: boolean;
-}
-
 const OPTIONS = {
   port: { type: "string", short: "p" },
   host: { type: "string" },
@@ -160,13 +138,16 @@ function readArgs(argv: readonly string[]) {
   }
 }
 
+/** What the command line asks for (see {@link HELP}). */
+export type CliOptions = ReturnType<typeof parseCli>;
+
 /**
  * Reads the command line.
  * @param argv - the arguments after the program name
  * @returns the options
  * @throws {UsageError} for an unknown flag, a missing or malformed value, or a stray argument
  */
-export function parseCli(argv: readonly string[]): CliOptions {
+export function parseCli(argv: readonly string[]) {
   const values = readArgs(argv);
   const keys = values["api-key"] ?? [];
   if (values.host === "") throw new UsageError("--host must not be empty");
@@ -174,12 +155,14 @@ export function parseCli(argv: readonly string[]): CliOptions {
   return {
     port: numeric("port", values.port, DEFAULT_PORT),
     host: values.host ?? DEFAULT_HOST,
+    // Never empty: the development key without `--api-key`.
     apiKeys: keys.length > 0 ? keys : [DEFAULT_API_KEY],
     developmentKey: keys.length === 0,
     seed: seed(values.seed),
     dataFile: values.data,
     demo: values["no-demo"] !== true,
     latencyMs: numeric("latency", values.latency, 0),
+    // Whether the server sends due deliveries (`--no-webhooks`: record only).
     webhooks: values["no-webhooks"] !== true,
     webhookTimeScale: numeric("webhook-time-scale", values["webhook-time-scale"], 1),
     webhookTimeoutMs: numeric("webhook-timeout", values["webhook-timeout"], WEBHOOK_ATTEMPT_TIMEOUT_MS),
