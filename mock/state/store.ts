@@ -11,6 +11,7 @@ import { createIdFactory, type IdPrefix } from "../lib/ids.js";
 import { createRandom, randomBytes, type Seed } from "../lib/random.js";
 import { webhookSecretFromBytes } from "../webhooks/index.js";
 import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
+import type { TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
 import { createTenantData, type TenantData } from "./tenant-data.js";
 
@@ -85,6 +86,26 @@ export function tenantFor(store: Store, tenantId: string | undefined): TenantDat
   throw new MockStateError(
     tenantId === undefined ? "the mock has no tenant yet; create one with state.tenants.create()" : `no tenant ${JSON.stringify(tenantId)}`,
   );
+}
+
+/**
+ * The `get` and `list` of a state helper over one collection of the tenant: copies, so changing
+ * them changes nothing.
+ * @param copy - how a record is copied (default: its fields)
+ */
+export function readers<T extends object>(
+  current: () => Store,
+  collection: (tenant: TenantData) => ReadonlyMap<string, T>,
+  copy: (record: T) => T = (record) => ({ ...record }),
+) {
+  const of = (options: TenantOption = {}) => collection(tenantFor(current(), options.tenantId));
+  return {
+    get(id: string, options?: TenantOption): T | undefined {
+      const record = of(options).get(id);
+      return record && copy(record);
+    },
+    list: (options?: TenantOption): T[] => [...of(options).values()].map(copy),
+  };
 }
 
 /** Adds a new, empty tenant. */
