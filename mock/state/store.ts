@@ -13,7 +13,7 @@ import { webhookSecretFromBytes } from "../webhooks/index.js";
 import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
 import type { TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
-import { createTenantData, type TenantData } from "./tenant-data.js";
+import type { TenantData } from "./tenant-data.js";
 
 /** Random streams of one seed: each kind of value draws from its own, so they never shift each other. */
 export const STREAMS = { resources: 0, requests: 1, events: 2, secrets: 3 } as const;
@@ -42,15 +42,8 @@ export interface Store {
   emit(tenant: TenantData, kind: WebhookEventKind, data: JsonObject): WebhookEvent;
 }
 
-/** What a store is built from. */
-export interface StoreConfig {
-  readonly clock: Clock;
-  readonly seed: Seed;
-  readonly sink: EventSink;
-}
-
 /** Creates an empty store. */
-export function createStore(config: StoreConfig): Store {
+export function createStore(config: { readonly clock: Clock; readonly seed: Seed; readonly sink: EventSink }): Store {
   const ids = createIdFactory(createRandom(config.seed, STREAMS.resources));
   const eventIds = createIdFactory(createRandom(config.seed, STREAMS.events));
   // Each factory reserves only what it makes: `event_` IDs come from the event stream, every other stored ID from the resource stream.
@@ -106,12 +99,4 @@ export function readers<T extends object>(
     },
     list: (options?: TenantOption): T[] => [...of(options).values()].map(copy),
   };
-}
-
-/** Adds a new, empty tenant. */
-export function addTenant(store: Store, id: string): TenantData {
-  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId);
-  store.tenants.set(id, tenant);
-  store.defaultTenantId ??= id;
-  return tenant;
 }

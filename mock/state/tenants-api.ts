@@ -11,12 +11,7 @@ import { parseOrThrow } from "./validate.js";
 
 /** Tenants: each owns its data; a key of one tenant never reaches another's. */
 export interface TenantsApi {
-  /**
-   * Creates a tenant, optionally with API keys.
-   * @param input - `id` (default `tenant_` + ULID) and `apiKeys`
-   * @returns the tenant
-   * @throws {MockStateError} for an invalid or taken ID or key
-   */
+  /** Creates a tenant (`id` default `tenant_` + ULID) with its `apiKeys`. @throws {MockStateError} for an invalid or taken ID or key */
   create(input?: TenantInput): TenantRecord;
   /** The tenant with this ID, or undefined. */
   get(id: string): TenantRecord | undefined;
@@ -26,17 +21,9 @@ export interface TenantsApi {
 
 /** API keys: issue and revoke. A revoked key answers 401 `invalid_api_key`. */
 export interface ApiKeysApi {
-  /**
-   * Gives a tenant a new key.
-   * @param input - `tenantId` (default tenant) and `key` (default `key_` + ULID)
-   * @returns the key
-   * @throws {MockStateError} for an invalid or taken key or an unknown tenant
-   */
+  /** Gives a tenant (default: the default tenant) a new `key` (default `key_` + ULID). @throws {MockStateError} for an invalid or taken key or an unknown tenant */
   issue(input?: ApiKeyInput): string;
-  /**
-   * Revokes a key.
-   * @returns whether the key existed
-   */
+  /** Revokes a key. @returns whether the key existed */
   revoke(key: string): boolean;
 }
 

@@ -7,7 +7,8 @@
 import { MockStateError } from "../lib/errors.js";
 import { TenantInput } from "./inputs.js";
 import type { TenantRecord } from "./records.js";
-import { addTenant, type Store } from "./store.js";
+import { type Store, timestamp } from "./store.js";
+import { createTenantData } from "./tenant-data.js";
 import { assertFreeId, parseOrThrow } from "./validate.js";
 
 /**
@@ -22,7 +23,8 @@ export function addKey(store: Store, key: string, tenantId: string): void {
 }
 
 /**
- * Creates a tenant with keys, validated first so nothing is stored when any part is invalid.
+ * Creates a tenant with keys, validated first so nothing is stored when any part is invalid. The
+ * first tenant becomes the default one.
  * @throws {MockStateError} for an invalid or taken ID or key
  */
 export function createTenant(store: Store, input: unknown): TenantRecord {
@@ -34,7 +36,9 @@ export function createTenant(store: Store, input: unknown): TenantRecord {
       { pointer: "/apiKeys", code: "duplicate", detail: "a key is listed twice or already issued" },
     ]);
   }
-  const tenant = addTenant(store, id);
+  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId);
+  store.tenants.set(id, tenant);
+  store.defaultTenantId ??= id;
   for (const key of keys) addKey(store, key, id);
   return { ...tenant.record };
 }
