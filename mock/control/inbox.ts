@@ -26,19 +26,6 @@ export type InboxVerification = z.output<typeof InboxVerificationSchema>;
 /** One request the inbox received (`id` increasing, unique within the server; `body` the raw body as text). */
 export type InboxMessage = Omit<z.output<typeof InboxMessageSchema>, "event"> & { readonly event: WebhookEvent | null };
 
-/** The inbox's store. */
-export interface Inbox {
-  /**
-   * Receives one request for inbox `name`.
-   * @returns the verification per tenant whose subscriptions point here (empty: nobody does, nothing kept)
-   */
-  receive(name: string, headers: Headers, body: Uint8Array): Promise<InboxVerification[]>;
-  /** The messages a tenant received in inbox `name`, oldest first. */
-  list(tenantId: string, name: string): InboxMessage[];
-  /** Forgets every message. */
-  clear(): void;
-}
-
 /** The subscriptions of one tenant that point at an inbox, with the secrets that sign their deliveries now. */
 type Pointing = readonly { readonly id: string; readonly secrets: readonly string[] }[];
 
@@ -85,14 +72,18 @@ async function verify(
  * @param state - the mock's state, whose subscriptions name the inboxes and hold the secrets
  * @param now - the clock the verification's timestamp tolerance is checked against (the mock's)
  */
-export function createInbox(state: MockState, now: () => Date): Inbox {
+export function createInbox(state: MockState, now: () => Date) {
   /** By tenant and inbox name. */
   const messages = new Map<string, InboxMessage[]>();
   const slot = (tenantId: string, name: string) => JSON.stringify([tenantId, name]);
   let counter = 0;
 
   return {
-    async receive(name, headers, body) {
+    /**
+     * Receives one request for inbox `name`.
+     * @returns the verification per tenant whose subscriptions point here (empty: nobody does, nothing kept)
+     */
+    async receive(name: string, headers: Headers, body: Uint8Array): Promise<InboxVerification[]> {
       const at = now();
       const pointing = state.tenants.list().flatMap(({ id: tenantId }) => {
         const subscriptions = state.webhookSubscriptions
@@ -132,7 +123,12 @@ export function createInbox(state: MockState, now: () => Date): Inbox {
       }
       return results;
     },
-    list: (tenantId, name) => [...(messages.get(slot(tenantId, name)) ?? [])],
+    /** The messages a tenant received in inbox `name`, oldest first. */
+    list: (tenantId: string, name: string): InboxMessage[] => [...(messages.get(slot(tenantId, name)) ?? [])],
+    /** Forgets every message. */
     clear: () => messages.clear(),
   };
 }
+
+/** The inbox's store. */
+export type Inbox = ReturnType<typeof createInbox>;

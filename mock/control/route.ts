@@ -34,21 +34,17 @@ export const missingReference = (field: string, what: string) =>
     { pointer: `/${field}`, code: "not_found", detail: `${field} names no ${what} of your tenant` },
   ]);
 
-/** What a route works with: the mock, the caller's tenant, and the parsed request. */
-export interface ControlContext {
+/** What a route works with: the mock, the caller's tenant, and the parsed request (its headers, for the inbox). */
+export interface ControlContext extends Pick<RouteContext, "params" | "request"> {
   readonly api: MockApi;
   /** The tenant of the caller's API key: every read and write stays inside it ("" on a public route). */
   readonly tenantId: string;
-  /** Decoded path parameters. */
-  readonly params: Readonly<Record<string, string>>;
   /** The body, parsed with the route's `body` schema (its bytes for `"raw"`; undefined without one). */
   // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own schema; each route reads the shape it declared
   readonly body: any;
   /** The query, parsed with the route's `query` schema (undefined without one). */
   // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own schema; each route reads the shape it declared
   readonly query: any;
-  /** The request as received (its headers, for a route that reads them: the inbox). */
-  readonly request: RouteContext["request"];
   /** The requests of the caller's tenant in the mock's request log. */
   requestsOfTenant(): LoggedRequest[];
   /** The built-in webhook inbox. */
@@ -72,14 +68,6 @@ export interface ControlRoute extends Pick<Route, "path" | "query" | "public"> {
   run(context: ControlContext): unknown;
 }
 
-/** What a control route's context is built from. */
-export interface ControlServices {
-  readonly api: MockApi;
-  /** The logged requests of one tenant. */
-  requestsOf(tenantId: string): LoggedRequest[];
-  readonly inbox: Inbox;
-}
-
 /** A success or a refusal as a reply; a refusal of the state API (a taken ID, an unprocessed version) is a 400. */
 async function replyOf(route: ControlRoute, context: ControlContext, requestId: string): Promise<Reply> {
   try {
@@ -96,9 +84,12 @@ async function replyOf(route: ControlRoute, context: ControlContext, requestId: 
 /**
  * An entry of the mock's route table for a control route: the handler checks its key, reads its
  * body and query; this runs it, renders its result, and announces a successful write to live views.
- * @param services - the mock it drives
+ * @param services - the mock it drives, the logged requests of a tenant, the inbox
  */
-export function controlRoute(route: ControlRoute, services: ControlServices): Route {
+export function controlRoute(
+  route: ControlRoute,
+  services: { readonly api: MockApi; requestsOf(tenantId: string): LoggedRequest[]; readonly inbox: Inbox },
+): Route {
   const { api } = services;
   return {
     ...route,
