@@ -1,6 +1,6 @@
 /** Small building blocks shared by the views: JSON display, labelled fields, status badges, times. */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { html } from "./html.js";
 
 /** How much of a JSON text is shown before "Show all" (a 1 MiB payload stays responsive). */
 const PREVIEW_CHARS = 20_000;
@@ -21,19 +21,49 @@ export function Json({ value, label }: { value: unknown; label: string }) {
   </div>`;
 }
 
-/** A labelled control with the API's error for it below, tied together for screen readers. */
-export function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string | undefined; hint?: string; children: any }) {
+/** What a labelled field shows: the API's error for it (tied to the control for screen readers), else its hint. */
+interface FieldProps {
+  id: string;
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  value: string;
+  onValue(value: string): void;
+  [attribute: string]: unknown;
+}
+
+function field({ id, label, error, hint }: FieldProps, control: unknown) {
   return html`<div class=${`field${error ? " invalid" : ""}`}>
     <label for=${id}>${label}</label>
-    ${children}
+    ${control}
     ${hint && !error && html`<p class="hint" id=${`${id}-hint`}>${hint}</p>`}
     ${error && html`<p class="error" id=${`${id}-error`}>${error}</p>`}
   </div>`;
 }
 
 /** The aria attributes of a control whose field may carry an error. */
-export function described(id: string, error: string | undefined, hint = false) {
-  return { id, "aria-invalid": error ? "true" : undefined, "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined };
+const described = (id: string, error: string | undefined) => ({
+  id,
+  "aria-invalid": error ? "true" : undefined,
+  "aria-describedby": error ? `${id}-error` : undefined,
+});
+
+/** A labelled text input; props other than the field's go to the input. */
+export function TextField(props: FieldProps) {
+  const { id, label, error, hint, value, onValue, ...attributes } = props;
+  const onInput = (event: Event) => onValue((event.currentTarget as HTMLInputElement).value);
+  return field(props, html`<input ...${described(id, error)} ...${attributes} value=${value} onInput=${onInput} />`);
+}
+
+/** A labelled select of `options`, each `[value, text]`. */
+export function SelectField(props: FieldProps & { options: readonly (readonly [string, string])[] }) {
+  const onChange = (event: Event) => props.onValue((event.currentTarget as HTMLSelectElement).value);
+  return field(
+    props,
+    html`<select ...${described(props.id, props.error)} value=${props.value} onChange=${onChange}>
+      ${props.options.map(([value, text]) => html`<option value=${value}>${text}</option>`)}
+    </select>`,
+  );
 }
 
 /** A status code as a coloured badge with its class in words (2xx, 4xx, 5xx, dropped). */

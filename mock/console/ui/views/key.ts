@@ -1,7 +1,7 @@
 /** Asks for the API key; checks it with the server before keeping it for this tab. */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { call, unauthorizedMessage } from "../api.js";
-import { html } from "../html.js";
 
 declare const __DEVELOPMENT_KEY__: string;
 

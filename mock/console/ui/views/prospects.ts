@@ -1,5 +1,5 @@
 /** Prospects with their identifiers and their prospect log entries (payloads shown on demand). */
-import { html } from "../html.js";
+import { html } from "htm/preact";
 import { Json, when } from "../parts.js";
 
 /** What the state view passes. */

@@ -1,22 +1,10 @@
 /** The live request log: newest first, filtered by operation and status, each row expandable to its bodies and field errors. */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { html } from "../html.js";
+import type { LoggedRequest } from "../../../pipeline/request-log.js";
 import { clock, Json, StatusBadge } from "../parts.js";
 
 declare const __OPERATIONS__: readonly string[];
-
-/** One logged request as `/__mock/requests` and the feed carry it. */
-export interface LoggedRequest {
-  readonly requestId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly operation: string | null;
-  readonly status: number;
-  readonly requestBody?: unknown;
-  readonly responseBody?: unknown;
-  readonly receivedAt: string;
-  readonly durationMs?: number;
-}
 
 const STATUS_FILTERS: Record<string, (status: number) => boolean> = {
   all: () => true,

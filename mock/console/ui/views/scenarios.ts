@@ -1,8 +1,8 @@
 /** Scenarios: arm faults for the next API calls (status, latency, dropped connection), clear them, reset the mock. */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { useAction } from "../action.js";
-import { html } from "../html.js";
-import { described, Field, Notice } from "../parts.js";
+import { ActionButton, useAction } from "../action.js";
+import { Notice, SelectField, TextField } from "../parts.js";
 
 declare const __OPERATIONS__: readonly string[];
 
@@ -48,28 +48,18 @@ function FaultForm() {
     if (kind === "latency") body["ms"] = number(ms);
     void run("POST", "/__mock/faults", body, "Fault armed.");
   };
-  const input = (id: string, value: string, set: (v: string) => void, error: string | undefined, extra: Record<string, unknown> = {}) =>
-    html`<input ...${described(id, error)} ...${extra} value=${value} onInput=${(e: Event) => set((e.currentTarget as HTMLInputElement).value)} />`;
+  const operations = [["all", "Every operation"], ...__OPERATIONS__.map((op) => [op, op])];
   return html`<form class="inline-form fault-form" onSubmit=${submit} aria-labelledby="arm-title">
     <h3 id="arm-title" class="sub">Arm a fault</h3>
-    <${Field} id="fault-kind" label="Fault" error=${errors["/kind"]}>
-      <select ...${described("fault-kind", errors["/kind"])} value=${kind} onChange=${(e: Event) => setKind((e.currentTarget as HTMLSelectElement).value)}>
-        ${KINDS.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
-      </select>
-    <//>
+    <${SelectField} id="fault-kind" label="Fault" error=${errors["/kind"]} options=${KINDS} value=${kind} onValue=${setKind} />
     ${
       kind === "status" &&
-      html`<${Field} id="fault-status" label="Status" error=${errors["/status"]}>${input("fault-status", status, setStatus, errors["/status"], { inputmode: "numeric" })}<//>
-      <${Field} id="fault-retry-after" label="Retry-After (seconds, optional)" error=${errors["/retryAfter"]}>${input("fault-retry-after", retryAfter, setRetryAfter, errors["/retryAfter"], { inputmode: "numeric" })}<//>`
+      html`<${TextField} id="fault-status" label="Status" error=${errors["/status"]} inputmode="numeric" value=${status} onValue=${setStatus} />
+      <${TextField} id="fault-retry-after" label="Retry-After (seconds, optional)" error=${errors["/retryAfter"]} inputmode="numeric" value=${retryAfter} onValue=${setRetryAfter} />`
     }
-    ${kind === "latency" && html`<${Field} id="fault-ms" label="Delay (ms)" error=${errors["/ms"]}>${input("fault-ms", ms, setMs, errors["/ms"], { inputmode: "numeric" })}<//>`}
-    <${Field} id="fault-operation" label="Operation" error=${errors["/operation"]}>
-      <select ...${described("fault-operation", errors["/operation"])} value=${operation} onChange=${(e: Event) => setOperation((e.currentTarget as HTMLSelectElement).value)}>
-        <option value="all">Every operation</option>
-        ${__OPERATIONS__.map((op) => html`<option value=${op}>${op}</option>`)}
-      </select>
-    <//>
-    <${Field} id="fault-times" label="For how many calls" hint="Empty: until cleared" error=${errors["/times"]}>${input("fault-times", times, setTimes, errors["/times"], { inputmode: "numeric" })}<//>
+    ${kind === "latency" && html`<${TextField} id="fault-ms" label="Delay (ms)" error=${errors["/ms"]} inputmode="numeric" value=${ms} onValue=${setMs} />`}
+    <${SelectField} id="fault-operation" label="Operation" error=${errors["/operation"]} options=${operations} value=${operation} onValue=${setOperation} />
+    <${TextField} id="fault-times" label="For how many calls" hint="Empty: until cleared" error=${errors["/times"]} inputmode="numeric" value=${times} onValue=${setTimes} />
     <button type="submit" class="primary" disabled=${state.busy}>Arm fault</button>
     <${Notice} kind="error" text=${Object.keys(errors).length > 0 ? "The control API refused the fault: see the fields above." : state.error} />
     <${Notice} kind="ok" text=${state.done} />
@@ -78,7 +68,6 @@ function FaultForm() {
 
 /** The scenarios view. */
 export function ScenariosView({ faults }: { faults: readonly any[] }) {
-  const clear = useAction();
   const reset = useAction();
   const [confirming, setConfirming] = useState(false);
   return html`<section aria-labelledby="scenarios-title">
@@ -94,8 +83,7 @@ export function ScenariosView({ faults }: { faults: readonly any[] }) {
             ? html`<p class="empty">None: every call is answered normally.</p>`
             : html`<ol class="faults" id="armed-faults">${faults.map((entry) => html`<li>${describeFault(entry)}</li>`)}</ol>`
         }
-        <button type="button" disabled=${clear.state.busy || faults.length === 0} onClick=${() => clear.run("DELETE", "/__mock/faults")}>Clear all faults</button>
-        <${Notice} kind="error" text=${clear.state.error} />
+        <${ActionButton} method="DELETE" path="/__mock/faults" label="Clear all faults" disabled=${faults.length === 0} />
         <h3 class="sub">Reset</h3>
         <p class="note">Back to the start state for every tenant: demo and --data fixtures loaded again, the request log, faults and deliveries cleared.</p>
         ${

@@ -3,11 +3,11 @@
  * what changed is sent), with the API's field errors next to each field; created through the
  * control API; the signing secret shown only when asked for.
  */
+import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useAction } from "../action.js";
 import { call } from "../api.js";
-import { html } from "../html.js";
-import { described, Field, Notice, when } from "../parts.js";
+import { Notice, TextField, when } from "../parts.js";
 
 declare const __EVENT_KINDS__: readonly string[];
 /** `PATCH` path of updateWebhookSubscription, from the operation table (`{subscription_id}` filled in below). */
@@ -15,19 +15,15 @@ declare const __UPDATE_SUBSCRIPTION_PATH__: string;
 
 const enc = encodeURIComponent;
 
-function EventBoxes({
-  id,
-  selected,
-  onChange,
-  error,
-  legend,
-}: {
+interface EventBoxesProps {
   id: string;
+  legend: string;
   selected: readonly string[];
   onChange(next: string[]): void;
   error?: string | undefined;
-  legend: string;
-}) {
+}
+
+function EventBoxes({ id, legend, selected, onChange, error }: EventBoxesProps) {
   const toggle = (kind: string, on: boolean) => onChange(__EVENT_KINDS__.filter((k) => (k === kind ? on : selected.includes(k))));
   return html`<fieldset class=${`events${error ? " invalid" : ""}`} aria-describedby=${error ? `${id}-error` : undefined}>
     <legend>${legend}</legend>
@@ -65,9 +61,8 @@ function SubscriptionForm({ subscription }: { subscription: any }) {
   const [active, setActive] = useState(Boolean(subscription.active));
   const id = `sub-${subscription.id}`;
   const errors = state.fieldErrors;
-  // A change saved here or anywhere else (curl, the SDK) shows up as the form's new starting point.
-  // Only a real change does: the effect also runs once after the form first appears, and resetting
-  // then would throw away what a quick hand (or a test) typed in the meantime.
+  // A change saved here or anywhere else (curl, the SDK) becomes the form's new starting point. Only a real
+  // change: the effect also runs once after mount, and resetting then would lose what was typed meanwhile.
   const shownUpdate = useRef(subscription.updatedAt);
   useEffect(() => {
     if (shownUpdate.current === subscription.updatedAt) return;
@@ -82,12 +77,8 @@ function SubscriptionForm({ subscription }: { subscription: any }) {
     if (url !== subscription.url) body["url"] = url;
     if (events.join() !== initialEvents.join()) body["events"] = events;
     if (active !== subscription.active) body["active"] = active;
-    await run(
-      "PATCH",
-      __UPDATE_SUBSCRIPTION_PATH__.replace("{subscription_id}", enc(subscription.id)),
-      body,
-      Object.keys(body).length === 0 ? "Nothing changed." : "Saved.",
-    );
+    const path = __UPDATE_SUBSCRIPTION_PATH__.replace("{subscription_id}", enc(subscription.id));
+    await run("PATCH", path, body, Object.keys(body).length === 0 ? "Nothing changed." : "Saved.");
   };
   return html`<form class="subscription" onSubmit=${submit} aria-labelledby=${`${id}-title`}>
     <header>
@@ -95,9 +86,7 @@ function SubscriptionForm({ subscription }: { subscription: any }) {
       <span class=${`pill ${subscription.active ? "ok" : "off"}`}>${subscription.active ? "active" : "inactive"}</span>
     </header>
     <p class="meta">Updated ${when(subscription.updatedAt)} · ${subscription.events === null ? "receives every event kind" : `${initialEvents.length} event kind${initialEvents.length === 1 ? "" : "s"}`}</p>
-    <${Field} id=${`${id}-url`} label="URL" error=${errors["/url"]}>
-      <input ...${described(`${id}-url`, errors["/url"])} type="text" inputmode="url" spellcheck="false" value=${url} onInput=${(e: Event) => setUrl((e.currentTarget as HTMLInputElement).value)} />
-    <//>
+    <${TextField} id=${`${id}-url`} label="URL" error=${errors["/url"]} type="text" inputmode="url" spellcheck="false" value=${url} onValue=${setUrl} />
     <${EventBoxes} id=${`${id}-events`} legend=${subscription.events === null ? "Events (none checked: every kind, as now)" : "Events"} selected=${events} onChange=${setEvents} error=${errors["/events"]} />
     <label class="check"><input type="checkbox" id=${`${id}-active`} checked=${active} onChange=${(e: Event) => setActive((e.currentTarget as HTMLInputElement).checked)} /> Active</label>
     ${errors["/active"] && html`<p class="error">${errors["/active"]}</p>`}
@@ -121,9 +110,8 @@ function NewSubscriptionForm() {
     if (answer.ok) setUrl(""), setEvents([]);
   };
   return html`<details class="create"><summary id="new-sub-title">New subscription</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-sub-title">
-    <${Field} id="new-sub-url" label="URL" error=${errors["/url"]}>
-      <input ...${described("new-sub-url", errors["/url"])} type="text" inputmode="url" spellcheck="false" placeholder="http://127.0.0.1:8080/webhooks" value=${url} onInput=${(e: Event) => setUrl((e.currentTarget as HTMLInputElement).value)} />
-    <//>
+    <${TextField} id="new-sub-url" label="URL" error=${errors["/url"]} type="text" inputmode="url" spellcheck="false" placeholder="http://127.0.0.1:8080/webhooks"
+      value=${url} onValue=${setUrl} />
     <${EventBoxes} id="new-sub-events" legend="Events (none checked: every kind)" selected=${events} onChange=${setEvents} error=${errors["/events"]} />
     <button type="submit" disabled=${state.busy}>Create subscription</button>
     <${Notice} kind="error" text=${state.error} />

@@ -1,18 +1,59 @@
 /**
  * Webhooks: each event with its deliveries and every attempt (outcome, duration, the answer's
- * first bytes, the headers sent), redeliver and "run due now"; and the built-in inboxes, with what
- * each request carried and whether its signature verified.
+ * first bytes, the headers sent), redeliver and "run due now"; and the built-in inboxes its
+ * subscriptions point at (`…/__mock/inbox/{name}`), with what each request carried and whether
+ * its signature verified.
  */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { signWebhook } from "../../../../src/webhooks/signature.js";
-import { useAction } from "../action.js";
-import { call } from "../api.js";
-import { html } from "../html.js";
+import { ActionButton, useAction } from "../action.js";
+import { call, listOf } from "../api.js";
 import { notDeliveredSentence } from "../not-delivered.js";
 import { Json, Notice, when } from "../parts.js";
-import type { WebhooksData } from "../webhooks-data.js";
 
 const enc = encodeURIComponent;
+
+/** The webhook listings of one tenant. */
+export interface WebhooksData {
+  /** The tenant's subscriptions the listings were read with (they say why an event went nowhere). */
+  readonly subscriptions: readonly any[];
+  readonly events: readonly any[];
+  readonly deliveries: readonly any[];
+  /** Inbox name → the messages it received. */
+  readonly inboxes: Readonly<Record<string, readonly any[]>>;
+}
+
+/** The inbox a subscription URL points at on this server, if it does. */
+function inboxOf(url: unknown): string | null {
+  const match = typeof url === "string" ? /\/__mock\/inbox\/([^/?#]+)$/.exec(url) : null;
+  try {
+    return match === null ? null : decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads everything the view shows.
+ * @param subscriptions - the tenant's subscriptions (their URLs name the inboxes)
+ * @returns the listings, or null when the server has no webhook routes
+ */
+export async function loadWebhooks(subscriptions: readonly any[]): Promise<WebhooksData | null> {
+  const names = [...new Set(subscriptions.map((s) => inboxOf(s?.url)).filter((name): name is string => name !== null))];
+  const [events, deliveries, ...inboxes] = await Promise.all([
+    call("GET", "/__mock/webhook_events"),
+    call("GET", "/__mock/webhook_deliveries"),
+    ...names.map((name) => call("GET", `/__mock/inbox/${enc(name)}`)),
+  ]);
+  if (!events.ok || !deliveries.ok) return null;
+  return {
+    subscriptions,
+    events: listOf(events) ?? [],
+    deliveries: listOf(deliveries) ?? [],
+    inboxes: Object.fromEntries(names.map((name, index) => [name, listOf(inboxes[index]!) ?? []])),
+  };
+}
 
 function parse(text: unknown): unknown {
   try {
@@ -84,7 +125,6 @@ function DeliveryCard({ delivery }: { delivery: any }) {
 }
 
 function EventCard({ event, deliveries, subscriptions }: { event: any; deliveries: readonly any[]; subscriptions: readonly any[] }) {
-  const redeliver = useAction();
   return html`<li class="event card">
     <header>
       <h3><code>${event.type}</code></h3>
@@ -98,10 +138,8 @@ function EventCard({ event, deliveries, subscriptions }: { event: any; deliverie
     }
     ${
       deliveries.length > 0 &&
-      html`<button type="button" disabled=${redeliver.state.busy} aria-label=${`Redeliver ${event.type} ${event.id}`}
-      onClick=${() => redeliver.run("POST", `/__mock/webhook_events/${enc(event.id)}/redeliver`)}>Redeliver</button>`
+      html`<${ActionButton} aria-label=${`Redeliver ${event.type} ${event.id}`} label="Redeliver" path=${`/__mock/webhook_events/${enc(event.id)}/redeliver`} />`
     }
-    <${Notice} kind="error" text=${redeliver.state.error} />
   </li>`;
 }
 
