@@ -1,8 +1,7 @@
 /** Page groups, pages and their versions, with create, process and publish through the control API. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { ActionButton, useAction } from "../action.js";
-import { Notice, SelectField, TextField, when } from "../parts.js";
+import { ActionButton, Field, Notice, useAction, when } from "../parts.js";
 
 const enc = encodeURIComponent;
 
@@ -20,9 +19,9 @@ function NewPageForm({ groups }: { groups: readonly any[] }) {
   const errors = state.fieldErrors;
   const options = [["", "A new page group"], ...groups.map((g) => [g.id, g.id])];
   return html`<details class="create"><summary id="new-page-title">New page</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-page-title">
-    <${SelectField} id="new-page-group" label="Page group" error=${errors["/pageGroupId"]} options=${options} value=${group} onValue=${setGroup} />
-    <${TextField} id="new-page-custom" label="Custom name" error=${errors["/customName"]} value=${customName} onValue=${setCustomName} />
-    <${TextField} id="new-page-computed" label="Computed name" error=${errors["/computedName"]} value=${computedName} onValue=${setComputedName} />
+    <${Field} id="new-page-group" label="Page group" error=${errors["/pageGroupId"]} options=${options} value=${group} onValue=${setGroup} />
+    <${Field} id="new-page-custom" label="Custom name" error=${errors["/customName"]} value=${customName} onValue=${setCustomName} />
+    <${Field} id="new-page-computed" label="Computed name" error=${errors["/computedName"]} value=${computedName} onValue=${setComputedName} />
     <button type="submit" disabled=${state.busy}>Create page</button>
     <${Notice} kind="error" text=${state.error} />
   </form></details>`;
@@ -38,7 +37,7 @@ function ProcessForm({ version, pageComputedName }: { version: any; pageComputed
     void run("POST", `/__mock/page_versions/${enc(version.id)}/process`, { computedName: name });
   };
   return html`<form class="row-form" onSubmit=${submit}>
-    <${TextField} id=${`process-${version.id}`} label=${`Computed name for version ${version.versionNumber}`} error=${error} value=${name} onValue=${setName} />
+    <${Field} id=${`process-${version.id}`} label=${`Computed name for version ${version.versionNumber}`} error=${error} value=${name} onValue=${setName} />
     <button type="submit" disabled=${state.busy}>Process</button>
     <${Notice} kind="error" text=${error ? null : state.error} />
   </form>`;

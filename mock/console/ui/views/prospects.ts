@@ -2,12 +2,6 @@
 import { html } from "htm/preact";
 import { Json, when } from "../parts.js";
 
-/** What the state view passes. */
-export interface ProspectsProps {
-  readonly prospects: readonly any[];
-  readonly logs: readonly any[];
-}
-
 const IDENTIFIERS = [
   ["name", "Name"],
   ["email", "Email"],
@@ -20,7 +14,7 @@ function text(value: unknown): string {
 }
 
 /** The prospects section. */
-export function ProspectsSection({ prospects, logs }: ProspectsProps) {
+export function ProspectsSection({ prospects, logs }: { prospects: readonly any[]; logs: readonly any[] }) {
   const byProspect = new Map<string, any[]>();
   for (const log of logs) byProspect.set(log?.prospectId, [...(byProspect.get(log?.prospectId) ?? []), log]);
   return html`<section aria-labelledby="prospects-title" class="card wide">

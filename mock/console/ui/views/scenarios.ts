@@ -1,27 +1,20 @@
 /** Scenarios: arm faults for the next API calls (status, latency, dropped connection), clear them, reset the mock. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { ActionButton, useAction } from "../action.js";
-import { Notice, SelectField, TextField } from "../parts.js";
+import { ActionButton, Field, Notice, useAction } from "../parts.js";
 
 declare const __OPERATIONS__: readonly string[];
 
-const KINDS = [
-  ["status", "Error status"],
-  ["latency", "Latency"],
-  ["network-error", "Dropped connection"],
-] as const;
+/** The kinds of fault: the form's name for each, and what an armed one does. */
+const KINDS: Record<string, { label: string; effect(fault: any): string }> = {
+  status: { label: "Error status", effect: (f) => `answer ${f.status}${f.retryAfter != null ? ` (Retry-After ${f.retryAfter} s)` : ""}` },
+  latency: { label: "Latency", effect: (f) => `wait ${f.ms} ms` },
+  "network-error": { label: "Dropped connection", effect: () => "drop the connection" },
+};
 
 function describeFault(entry: any): string {
   const fault = entry?.fault ?? {};
-  const what =
-    fault.kind === "status"
-      ? `answer ${fault.status}${fault.retryAfter != null ? ` (Retry-After ${fault.retryAfter} s)` : ""}`
-      : fault.kind === "latency"
-        ? `wait ${fault.ms} ms`
-        : fault.kind === "network-error"
-          ? "drop the connection"
-          : String(fault.kind ?? "fault");
+  const what = Object.hasOwn(KINDS, fault.kind) ? KINDS[fault.kind]!.effect(fault) : String(fault.kind ?? "fault");
   const scope = entry?.operation && entry.operation !== "all" ? entry.operation : "every operation";
   const left = entry?.remaining === null ? "until cleared" : `${entry?.remaining} more call${entry?.remaining === 1 ? "" : "s"}`;
   return `${what} · ${scope} · ${left}`;
@@ -48,18 +41,19 @@ function FaultForm() {
     if (kind === "latency") body["ms"] = number(ms);
     void run("POST", "/__mock/faults", body, "Fault armed.");
   };
+  const kinds = Object.entries(KINDS).map(([value, { label }]) => [value, label]);
   const operations = [["all", "Every operation"], ...__OPERATIONS__.map((op) => [op, op])];
   return html`<form class="inline-form fault-form" onSubmit=${submit} aria-labelledby="arm-title">
     <h3 id="arm-title" class="sub">Arm a fault</h3>
-    <${SelectField} id="fault-kind" label="Fault" error=${errors["/kind"]} options=${KINDS} value=${kind} onValue=${setKind} />
+    <${Field} id="fault-kind" label="Fault" error=${errors["/kind"]} options=${kinds} value=${kind} onValue=${setKind} />
     ${
       kind === "status" &&
-      html`<${TextField} id="fault-status" label="Status" error=${errors["/status"]} inputmode="numeric" value=${status} onValue=${setStatus} />
-      <${TextField} id="fault-retry-after" label="Retry-After (seconds, optional)" error=${errors["/retryAfter"]} inputmode="numeric" value=${retryAfter} onValue=${setRetryAfter} />`
+      html`<${Field} id="fault-status" label="Status" error=${errors["/status"]} inputmode="numeric" value=${status} onValue=${setStatus} />
+      <${Field} id="fault-retry-after" label="Retry-After (seconds, optional)" error=${errors["/retryAfter"]} inputmode="numeric" value=${retryAfter} onValue=${setRetryAfter} />`
     }
-    ${kind === "latency" && html`<${TextField} id="fault-ms" label="Delay (ms)" error=${errors["/ms"]} inputmode="numeric" value=${ms} onValue=${setMs} />`}
-    <${SelectField} id="fault-operation" label="Operation" error=${errors["/operation"]} options=${operations} value=${operation} onValue=${setOperation} />
-    <${TextField} id="fault-times" label="For how many calls" hint="Empty: until cleared" error=${errors["/times"]} inputmode="numeric" value=${times} onValue=${setTimes} />
+    ${kind === "latency" && html`<${Field} id="fault-ms" label="Delay (ms)" error=${errors["/ms"]} inputmode="numeric" value=${ms} onValue=${setMs} />`}
+    <${Field} id="fault-operation" label="Operation" error=${errors["/operation"]} options=${operations} value=${operation} onValue=${setOperation} />
+    <${Field} id="fault-times" label="For how many calls" hint="Empty: until cleared" error=${errors["/times"]} inputmode="numeric" value=${times} onValue=${setTimes} />
     <button type="submit" class="primary" disabled=${state.busy}>Arm fault</button>
     <${Notice} kind="error" text=${Object.keys(errors).length > 0 ? "The control API refused the fault: see the fields above." : state.error} />
     <${Notice} kind="ok" text=${state.done} />

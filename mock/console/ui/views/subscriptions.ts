@@ -5,9 +5,8 @@
  */
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { useAction } from "../action.js";
 import { call } from "../api.js";
-import { Notice, TextField, when } from "../parts.js";
+import { Field, Notice, useAction, when } from "../parts.js";
 
 declare const __EVENT_KINDS__: readonly string[];
 /** `PATCH` path of updateWebhookSubscription, from the operation table (`{subscription_id}` filled in below). */
@@ -86,7 +85,7 @@ function SubscriptionForm({ subscription }: { subscription: any }) {
       <span class=${`pill ${subscription.active ? "ok" : "off"}`}>${subscription.active ? "active" : "inactive"}</span>
     </header>
     <p class="meta">Updated ${when(subscription.updatedAt)} · ${subscription.events === null ? "receives every event kind" : `${initialEvents.length} event kind${initialEvents.length === 1 ? "" : "s"}`}</p>
-    <${TextField} id=${`${id}-url`} label="URL" error=${errors["/url"]} type="text" inputmode="url" spellcheck="false" value=${url} onValue=${setUrl} />
+    <${Field} id=${`${id}-url`} label="URL" error=${errors["/url"]} type="text" inputmode="url" spellcheck="false" value=${url} onValue=${setUrl} />
     <${EventBoxes} id=${`${id}-events`} legend=${subscription.events === null ? "Events (none checked: every kind, as now)" : "Events"} selected=${events} onChange=${setEvents} error=${errors["/events"]} />
     <label class="check"><input type="checkbox" id=${`${id}-active`} checked=${active} onChange=${(e: Event) => setActive((e.currentTarget as HTMLInputElement).checked)} /> Active</label>
     ${errors["/active"] && html`<p class="error">${errors["/active"]}</p>`}
@@ -110,7 +109,7 @@ function NewSubscriptionForm() {
     if (answer.ok) setUrl(""), setEvents([]);
   };
   return html`<details class="create"><summary id="new-sub-title">New subscription</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-sub-title">
-    <${TextField} id="new-sub-url" label="URL" error=${errors["/url"]} type="text" inputmode="url" spellcheck="false" placeholder="http://127.0.0.1:8080/webhooks"
+    <${Field} id="new-sub-url" label="URL" error=${errors["/url"]} type="text" inputmode="url" spellcheck="false" placeholder="http://127.0.0.1:8080/webhooks"
       value=${url} onValue=${setUrl} />
     <${EventBoxes} id="new-sub-events" legend="Events (none checked: every kind)" selected=${events} onChange=${setEvents} error=${errors["/events"]} />
     <button type="submit" disabled=${state.busy}>Create subscription</button>

@@ -7,22 +7,11 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { signWebhook } from "../../../../src/webhooks/signature.js";
-import { ActionButton, useAction } from "../action.js";
 import { call, listOf } from "../api.js";
 import { notDeliveredSentence } from "../not-delivered.js";
-import { Json, Notice, when } from "../parts.js";
+import { ActionButton, Json, Notice, useAction, when } from "../parts.js";
 
 const enc = encodeURIComponent;
-
-/** The webhook listings of one tenant. */
-export interface WebhooksData {
-  /** The tenant's subscriptions the listings were read with (they say why an event went nowhere). */
-  readonly subscriptions: readonly any[];
-  readonly events: readonly any[];
-  readonly deliveries: readonly any[];
-  /** Inbox name → the messages it received. */
-  readonly inboxes: Readonly<Record<string, readonly any[]>>;
-}
 
 /** The inbox a subscription URL points at on this server, if it does. */
 function inboxOf(url: unknown): string | null {
@@ -35,11 +24,11 @@ function inboxOf(url: unknown): string | null {
 }
 
 /**
- * Reads everything the view shows.
- * @param subscriptions - the tenant's subscriptions (their URLs name the inboxes)
+ * Reads what the view shows: the events, the deliveries and the inboxes the subscriptions point at.
+ * @param subscriptions - the tenant's subscriptions, kept with the listings (they say why an event went nowhere)
  * @returns the listings, or null when the server has no webhook routes
  */
-export async function loadWebhooks(subscriptions: readonly any[]): Promise<WebhooksData | null> {
+export async function loadWebhooks(subscriptions: readonly any[]) {
   const names = [...new Set(subscriptions.map((s) => inboxOf(s?.url)).filter((name): name is string => name !== null))];
   const [events, deliveries, ...inboxes] = await Promise.all([
     call("GET", "/__mock/webhook_events"),
@@ -47,13 +36,12 @@ export async function loadWebhooks(subscriptions: readonly any[]): Promise<Webho
     ...names.map((name) => call("GET", `/__mock/inbox/${enc(name)}`)),
   ]);
   if (!events.ok || !deliveries.ok) return null;
-  return {
-    subscriptions,
-    events: listOf(events) ?? [],
-    deliveries: listOf(deliveries) ?? [],
-    inboxes: Object.fromEntries(names.map((name, index) => [name, listOf(inboxes[index]!) ?? []])),
-  };
+  const inboxMessages = names.map((name, index): [string, any[]] => [name, listOf(inboxes[index]!) ?? []]);
+  return { subscriptions, events: listOf(events) ?? [], deliveries: listOf(deliveries) ?? [], inboxes: Object.fromEntries(inboxMessages) };
 }
+
+/** The webhook listings of one tenant. */
+export type WebhooksData = NonNullable<Awaited<ReturnType<typeof loadWebhooks>>>;
 
 function parse(text: unknown): unknown {
   try {
