@@ -1,12 +1,10 @@
 /**
- * The console's routes, which the standalone server adds to the route table: the page at
- * {@link CONSOLE_PATH}, its built files, and the live feed at {@link EVENTS_PATH}. An adapter on
- * top of the control API: the page drives the mock only through `/v0` and `/__mock` with the key
- * the user typed, and the feed takes the key like every control route. A browser's `GET /` is
- * sent to the page; API clients never ask for HTML, so their answers do not change.
+ * The console's routes, which the standalone server adds to its route table: the page at
+ * {@link CONSOLE_PATH}, its built files, and the live feed at {@link EVENTS_PATH}. The page drives
+ * the mock only through `/v0` and `/__mock` with the key the user typed; the feed takes the key like
+ * every control route. A browser's `GET /` is sent to the page; API clients never ask for HTML.
  * @module
  */
-
 import { DEFAULT_API_KEY } from "../core.js";
 import type { MockCore } from "../create-mock-api.js";
 import type { MockApi } from "../mock-api.js";
@@ -21,10 +19,7 @@ export const CONSOLE_PATH = "/__mock/console";
 /** The console's live feed (server-sent events, with the `x-api-key` header). */
 export const EVENTS_PATH = "/__mock/events";
 
-/**
- * The Content-Security-Policy of the page: nothing but this server's own files, no inline script
- * or style, no frames, no plugins.
- */
+/** The page's Content-Security-Policy: nothing but this server's own files, no inline script or style, no frames, no plugins. */
 export const CONSOLE_CSP = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'";
 
 const SECURITY_HEADERS = {

@@ -1,8 +1,7 @@
 /**
- * The console's page, a shell that loads the built script and style sheet, and those files under
- * names carrying a hash of their content (a browser may cache them for a year and never mixes two
- * builds). The page never carries an API key; it only says whether the server accepts the
- * documented development key, which the page then offers to fill in.
+ * The console's page, a shell that loads the built script and style sheet, and those files, named
+ * after a hash of their content (cached for a year, two builds never mixed). The page never carries
+ * an API key; it only says whether the server accepts the development key, which it then offers.
  * @module
  */
 import { fnv1a32 } from "../lib/hash.js";
@@ -23,7 +22,7 @@ export type ConsoleAssets = Readonly<Record<"script" | "style" | "icon", Console
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><text x="16" y="21.5" font-family="system-ui,sans-serif" font-size="14" font-weight="700" fill="#fff" text-anchor="middle">pk</text></svg>`;
 
 /**
- * The script, style sheet and icon, served under `base`.
+ * The script, style sheet and icon.
  * @param base - the console's path
  * @returns the files, or null when this copy was built without them (a source checkout run outside the build)
  */

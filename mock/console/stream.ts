@@ -1,8 +1,7 @@
 /**
- * The console's live feed: one tenant's {@link MockChange}s as server-sent events
- * (`text/event-stream`). The browser reads it with `fetch` so that the API key travels in the
- * `x-api-key` header (an `EventSource` could only put it in the URL). A listener that stops
- * reading is cut off once its backlog passes a bound, so a stalled tab cannot grow the server's memory.
+ * The console's live feed: one tenant's changes as server-sent events, read with `fetch` so that
+ * the key travels in the `x-api-key` header (an `EventSource` could only put it in the URL). A reader
+ * that stalls is cut off once its backlog passes a bound, so a stalled tab cannot grow the server's memory.
  * @module
  */
 import type { MockChanges } from "../pipeline/changes.js";
@@ -20,11 +19,9 @@ const encoder = new TextEncoder();
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
- * Opens the feed of one tenant.
+ * Opens the feed of one tenant: nothing of another tenant is ever written.
  * @param changes - the mock's change feed
- * @param tenantOfCaller - the caller's tenant now (read again after a reset, which may renew
- *   tenant IDs; null when the key no longer has one, which ends the stream): nothing of another
- *   tenant is ever written
+ * @param tenantOfCaller - the caller's tenant now (null when the key has none, which ends the stream)
  * @returns the streaming reply (first event `ready`, then `request` and `change` events)
  */
 export function changeStream(changes: MockChanges, tenantOfCaller: () => string | null): Reply {

@@ -13,7 +13,7 @@ export function KeyForm({ message, onKey }: { message: string | null; onKey(key:
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (key === "") return setError("Enter the API key the server was started with.");
+    if (key === "") return setError(unauthorizedMessage("missing_api_key"));
     setBusy(true);
     const answer = await call("GET", "/__mock/faults", undefined, key);
     setBusy(false);

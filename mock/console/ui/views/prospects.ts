@@ -2,12 +2,7 @@
 import { html } from "htm/preact";
 import { Json, when } from "../parts.js";
 
-const IDENTIFIERS = [
-  ["name", "Name"],
-  ["email", "Email"],
-  ["phoneNumber", "Phone number"],
-  ["linkedinProfileUrl", "LinkedIn profile"],
-] as const;
+const IDENTIFIERS = { name: "Name", email: "Email", phoneNumber: "Phone number", linkedinProfileUrl: "LinkedIn profile" };
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : value === null || value === undefined ? "—" : JSON.stringify(value);
@@ -29,7 +24,7 @@ export function ProspectsSection({ prospects, logs }: { prospects: readonly any[
             return html`<li key=${prospect.id}><details class="prospect">
               <summary><span class="title">${text(title)}</span> <code class="id">${prospect.id}</code> <span class="count">${own.length} log${own.length === 1 ? "" : "s"}</span></summary>
               <dl class="identifiers">
-                ${IDENTIFIERS.map(([field, label]) => html`<div><dt>${label}</dt><dd>${text(prospect[field])}</dd></div>`)}
+                ${Object.entries(IDENTIFIERS).map(([field, label]) => html`<div><dt>${label}</dt><dd>${text(prospect[field])}</dd></div>`)}
                 <div><dt>Created</dt><dd>${when(prospect.createdAt)}</dd></div>
               </dl>
               <h3 class="sub">Log entries</h3>

@@ -17,13 +17,10 @@ const STATUS_FILTERS: Record<string, (status: number) => boolean> = {
 /** How many rows are drawn before "Show more" (the server keeps up to 10,000). */
 const PAGE = 100;
 
-function fieldErrors(body: any): { pointer: string; detail: string; code: string }[] {
-  return body && typeof body === "object" && Array.isArray(body.errors) ? body.errors.filter((e: any) => e && typeof e === "object") : [];
-}
-
 function Row({ entry }: { entry: LoggedRequest }) {
   const [open, setOpen] = useState(false);
-  const errors = fieldErrors(entry.responseBody);
+  const reported = (entry.responseBody as { errors?: unknown } | null | undefined)?.errors;
+  const errors: any[] = Array.isArray(reported) ? reported.filter((e) => e && typeof e === "object") : [];
   return html`<li class="request">
     <details onToggle=${(event: Event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
       <summary>

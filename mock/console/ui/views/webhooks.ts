@@ -122,11 +122,8 @@ function EventCard({ event, deliveries, subscriptions }: { event: any; deliverie
     ${
       deliveries.length === 0
         ? html`<p class="meta not-delivered">${notDeliveredSentence(event, subscriptions)}</p>`
-        : html`<ul class="plain deliveries">${deliveries.map((d) => html`<${DeliveryCard} key=${d.subscriptionId} delivery=${d} />`)}</ul>`
-    }
-    ${
-      deliveries.length > 0 &&
-      html`<${ActionButton} aria-label=${`Redeliver ${event.type} ${event.id}`} label="Redeliver" path=${`/__mock/webhook_events/${enc(event.id)}/redeliver`} />`
+        : html`<ul class="plain deliveries">${deliveries.map((d) => html`<${DeliveryCard} key=${d.subscriptionId} delivery=${d} />`)}</ul>
+          <${ActionButton} aria-label=${`Redeliver ${event.type} ${event.id}`} label="Redeliver" path=${`/__mock/webhook_events/${enc(event.id)}/redeliver`} />`
     }
   </li>`;
 }
