@@ -8,25 +8,15 @@ import { fnv1a32 } from "../lib/hash.js";
 
 declare const __PROSPECTKIT_CONSOLE__: { readonly js: string; readonly css: string } | undefined;
 
-/** One built file: the path it is served under, its content type and its text. */
-export interface ConsoleAsset {
-  readonly path: string;
-  readonly contentType: string;
-  readonly body: string;
-}
-
-/** The files the page links. */
-export type ConsoleAssets = Readonly<Record<"script" | "style" | "icon", ConsoleAsset>>;
-
 /** The tab icon: the console's "pk" mark. */
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b4fd8"/><text x="16" y="21.5" font-family="system-ui,sans-serif" font-size="14" font-weight="700" fill="#fff" text-anchor="middle">pk</text></svg>`;
 
 /**
- * The script, style sheet and icon.
+ * The script, style sheet and icon: the path each is served under, its content type and its text.
  * @param base - the console's path
  * @returns the files, or null when this copy was built without them (a source checkout run outside the build)
  */
-export function consoleAssets(base: string): ConsoleAssets | null {
+export function consoleAssets(base: string) {
   if (typeof __PROSPECTKIT_CONSOLE__ === "undefined") return null;
   const { js, css } = __PROSPECTKIT_CONSOLE__;
   // A short, stable content tag (not a security hash): FNV-1a in base 36.
@@ -37,6 +27,9 @@ export function consoleAssets(base: string): ConsoleAssets | null {
     icon: { path: `${base}/icon.${tag(ICON)}.svg`, contentType: "image/svg+xml", body: ICON },
   };
 }
+
+/** The files the page links. */
+export type ConsoleAssets = NonNullable<ReturnType<typeof consoleAssets>>;
 
 /**
  * The page.

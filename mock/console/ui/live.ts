@@ -6,10 +6,7 @@
 import { unauthorizedMessage } from "./api.js";
 
 /** One event of the feed. */
-export interface LiveEvent {
-  readonly event: string;
-  readonly data: any;
-}
+export type LiveEvent = { readonly event: string; readonly data: any };
 
 /** Splits a text/event-stream into events (`event:` and `data:` lines; comments ignored). */
 export function parseFrames(buffer: string): { events: LiveEvent[]; rest: string } {

@@ -25,6 +25,27 @@ export function useAction() {
   return { state, run };
 }
 
+/**
+ * A form: one call (as {@link useAction}), its values, and `bind(name)`: the props that tie a
+ * {@link Field} to a value and to the API's error at the pointer `/name`.
+ * @param initial - the values it starts from
+ * @returns the call's state and `run`, the values and `setValues`, `bind`, and `onSubmit(send)`: a submit handler that calls `send`
+ */
+export function useForm<T extends Record<string, unknown>>(initial: T) {
+  const action = useAction();
+  const [values, setValues] = useState(initial);
+  const bind = (name: keyof T & string) => ({
+    value: values[name],
+    onValue: (value: unknown) => setValues((current) => ({ ...current, [name]: value })),
+    error: action.state.fieldErrors[`/${name}`],
+  });
+  const onSubmit = (send: () => unknown) => (event: Event) => {
+    event.preventDefault();
+    void send();
+  };
+  return { ...action, values, setValues, bind, onSubmit };
+}
+
 /** A button making one call (`POST` unless told), followed by the error it met, if any; other props go to the button. */
 export function ActionButton({ method = "POST", path, body, label, disabled, ...attributes }: Record<string, any>) {
   const { state, run } = useAction();

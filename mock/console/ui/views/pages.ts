@@ -1,27 +1,21 @@
 /** Page groups, pages and their versions, with create, process and publish through the control API. */
 import { html } from "htm/preact";
-import { useState } from "preact/hooks";
-import { ActionButton, Field, Notice, useAction, when } from "../parts.js";
+import { ActionButton, Field, Notice, useForm, when } from "../parts.js";
 
 const enc = encodeURIComponent;
 
 function NewPageForm({ groups }: { groups: readonly any[] }) {
-  const { state, run } = useAction();
-  const [group, setGroup] = useState("");
-  const [customName, setCustomName] = useState("");
-  const [computedName, setComputedName] = useState("");
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const body = { ...(group && { pageGroupId: group }), ...(customName && { customName }), ...(computedName && { computedName }) };
-    const answer = await run("POST", "/__mock/pages", body, "Page created.");
-    if (answer.ok) setCustomName(""), setComputedName("");
-  };
-  const errors = state.fieldErrors;
+  const { state, run, values, setValues, bind, onSubmit } = useForm({ pageGroupId: "", customName: "", computedName: "" });
+  const submit = onSubmit(async () => {
+    const filledIn = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
+    const answer = await run("POST", "/__mock/pages", filledIn, "Page created.");
+    if (answer.ok) setValues((current) => ({ ...current, customName: "", computedName: "" }));
+  });
   const options = [["", "A new page group"], ...groups.map((g) => [g.id, g.id])];
   return html`<details class="create"><summary id="new-page-title">New page</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-page-title">
-    <${Field} id="new-page-group" label="Page group" error=${errors["/pageGroupId"]} options=${options} value=${group} onValue=${setGroup} />
-    <${Field} id="new-page-custom" label="Custom name" error=${errors["/customName"]} value=${customName} onValue=${setCustomName} />
-    <${Field} id="new-page-computed" label="Computed name" error=${errors["/computedName"]} value=${computedName} onValue=${setComputedName} />
+    <${Field} id="new-page-group" label="Page group" options=${options} ...${bind("pageGroupId")} />
+    <${Field} id="new-page-custom" label="Custom name" ...${bind("customName")} />
+    <${Field} id="new-page-computed" label="Computed name" ...${bind("computedName")} />
     <button type="submit" disabled=${state.busy}>Create page</button>
     <${Notice} kind="error" text=${state.error} />
   </form></details>`;
@@ -29,17 +23,12 @@ function NewPageForm({ groups }: { groups: readonly any[] }) {
 
 /** Processing sets the page's computed name: the field starts from the version's, else the page's current one (never its custom name). */
 function ProcessForm({ version, pageComputedName }: { version: any; pageComputedName: string }) {
-  const { state, run } = useAction();
-  const [name, setName] = useState(version.computedName ?? pageComputedName);
-  const error = state.fieldErrors["/computedName"];
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void run("POST", `/__mock/page_versions/${enc(version.id)}/process`, { computedName: name });
-  };
+  const { state, run, values, bind, onSubmit } = useForm({ computedName: version.computedName ?? pageComputedName });
+  const submit = onSubmit(() => run("POST", `/__mock/page_versions/${enc(version.id)}/process`, values));
   return html`<form class="row-form" onSubmit=${submit}>
-    <${Field} id=${`process-${version.id}`} label=${`Computed name for version ${version.versionNumber}`} error=${error} value=${name} onValue=${setName} />
+    <${Field} id=${`process-${version.id}`} label=${`Computed name for version ${version.versionNumber}`} ...${bind("computedName")} />
     <button type="submit" disabled=${state.busy}>Process</button>
-    <${Notice} kind="error" text=${error ? null : state.error} />
+    <${Notice} kind="error" text=${state.fieldErrors["/computedName"] ? null : state.error} />
   </form>`;
 }
 

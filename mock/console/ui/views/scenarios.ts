@@ -1,7 +1,7 @@
 /** Scenarios: arm faults for the next API calls (status, latency, dropped connection), clear them, reset the mock. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { ActionButton, Field, Notice, useAction } from "../parts.js";
+import { ActionButton, Field, Notice, useAction, useForm } from "../parts.js";
 
 declare const __OPERATIONS__: readonly string[];
 
@@ -21,41 +21,34 @@ function describeFault(entry: any): string {
 }
 
 function FaultForm() {
-  const { state, run } = useAction();
-  const [kind, setKind] = useState<string>("status");
-  const [status, setStatus] = useState("503");
-  const [retryAfter, setRetryAfter] = useState("");
-  const [ms, setMs] = useState("2000");
-  const [operation, setOperation] = useState("all");
-  const [times, setTimes] = useState("1");
-  const errors = state.fieldErrors;
+  const { state, run, values, bind, onSubmit } = useForm({ kind: "status", status: "503", retryAfter: "", ms: "2000", operation: "all", times: "1" });
+  const { kind, status, retryAfter, ms, operation, times } = values;
   // Numbers go to the API as typed (a non-number as text), so its own validation answers.
   const number = (text: string) => (text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text);
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = onSubmit(() => {
     const body: Record<string, unknown> = { kind, operation, times: times === "" ? null : number(times) };
     if (kind === "status") {
       body["status"] = number(status);
       if (retryAfter !== "") body["retryAfter"] = number(retryAfter);
     }
     if (kind === "latency") body["ms"] = number(ms);
-    void run("POST", "/__mock/faults", body, "Fault armed.");
-  };
+    return run("POST", "/__mock/faults", body, "Fault armed.");
+  });
   const kinds = Object.entries(KINDS).map(([value, { label }]) => [value, label]);
   const operations = [["all", "Every operation"], ...__OPERATIONS__.map((op) => [op, op])];
   return html`<form class="inline-form fault-form" onSubmit=${submit} aria-labelledby="arm-title">
     <h3 id="arm-title" class="sub">Arm a fault</h3>
-    <${Field} id="fault-kind" label="Fault" error=${errors["/kind"]} options=${kinds} value=${kind} onValue=${setKind} />
+    <${Field} id="fault-kind" label="Fault" options=${kinds} ...${bind("kind")} />
     ${
       kind === "status" &&
-      html`<${Field} id="fault-status" label="Status" error=${errors["/status"]} inputmode="numeric" value=${status} onValue=${setStatus} />
-      <${Field} id="fault-retry-after" label="Retry-After (seconds, optional)" error=${errors["/retryAfter"]} inputmode="numeric" value=${retryAfter} onValue=${setRetryAfter} />`
+      html`<${Field} id="fault-status" label="Status" inputmode="numeric" ...${bind("status")} />
+      <${Field} id="fault-retry-after" label="Retry-After (seconds, optional)" inputmode="numeric" ...${bind("retryAfter")} />`
     }
-    ${kind === "latency" && html`<${Field} id="fault-ms" label="Delay (ms)" error=${errors["/ms"]} inputmode="numeric" value=${ms} onValue=${setMs} />`}
-    <${Field} id="fault-operation" label="Operation" error=${errors["/operation"]} options=${operations} value=${operation} onValue=${setOperation} />
-    <${Field} id="fault-times" label="For how many calls" hint="Empty: until cleared" error=${errors["/times"]} inputmode="numeric" value=${times} onValue=${setTimes} />
+    ${kind === "latency" && html`<${Field} id="fault-ms" label="Delay (ms)" inputmode="numeric" ...${bind("ms")} />`}
+    <${Field} id="fault-operation" label="Operation" options=${operations} ...${bind("operation")} />
+    <${Field} id="fault-times" label="For how many calls" hint="Empty: until cleared" inputmode="numeric" ...${bind("times")} />
     <button type="submit" class="primary" disabled=${state.busy}>Arm fault</button>
-    <${Notice} kind="error" text=${Object.keys(errors).length > 0 ? "The control API refused the fault: see the fields above." : state.error} />
+    <${Notice} kind="error" text=${Object.keys(state.fieldErrors).length > 0 ? "The control API refused the fault: see the fields above." : state.error} />
     <${Notice} kind="ok" text=${state.done} />
   </form>`;
 }
