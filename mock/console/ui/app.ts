@@ -5,7 +5,7 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { LoggedRequest } from "../../pipeline/request-log.js";
-import { call, keepKey, storedKey, whenUnauthorized } from "./api.js";
+import { call, keepKey, listOf, storedKey, whenUnauthorized } from "./api.js";
 import { follow, type LiveEvent } from "./live.js";
 import { KeyForm } from "./views/key.js";
 import { PagesSection } from "./views/pages.js";
@@ -24,27 +24,25 @@ const MAX_REQUESTS = 10_000;
 
 const EMPTY_STATE = { prospects: [], prospectLogs: [], pageGroups: [], pages: [], webhookSubscriptions: [] };
 
+/** What the state, webhooks and scenarios views show, read together after each change. */
+const EMPTY_TENANT = { state: EMPTY_STATE as any, faults: [] as any[], webhooks: null as WebhooksData | null, problem: null as string | null };
+
 function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
   const [tab, setTab] = useState<Tab>(() => TAB_IDS.find((id) => id === location.hash.slice(1)) ?? "requests");
   const [requests, setRequests] = useState<LoggedRequest[]>([]);
-  const [state, setState] = useState<any>(EMPTY_STATE);
-  const [faults, setFaults] = useState<any[]>([]);
-  const [webhooks, setWebhooks] = useState<WebhooksData | null>(null);
+  const [{ state, faults, webhooks, problem }, setTenant] = useState(EMPTY_TENANT);
   const [live, setLive] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const pending = useRef<number | undefined>(undefined);
 
   const loadState = async () => {
     const [s, f] = await Promise.all([call("GET", "/__mock/state"), call("GET", "/__mock/faults")]);
     const tenant = s.ok && s.body && typeof s.body === "object" ? { ...EMPTY_STATE, ...s.body } : null;
-    if (tenant) setState(tenant);
-    if (f.ok && Array.isArray(f.body?.data)) setFaults(f.body.data);
-    setWebhooks(await loadWebhooks(Array.isArray(tenant?.webhookSubscriptions) ? tenant.webhookSubscriptions : []));
-    setProblem(s.ok ? null : s.message);
+    const webhooks = await loadWebhooks(Array.isArray(tenant?.webhookSubscriptions) ? tenant.webhookSubscriptions : []);
+    setTenant((shown) => ({ state: tenant ?? shown.state, faults: listOf(f) ?? shown.faults, webhooks, problem: s.ok ? null : s.message }));
   };
   const loadRequests = async () => {
-    const r = await call("GET", "/__mock/requests");
-    if (r.ok && Array.isArray(r.body?.data)) setRequests((current) => merge(r.body.data, current));
+    const logged = listOf(await call("GET", "/__mock/requests"));
+    if (logged) setRequests((current) => merge(logged, current));
   };
   // Many changes in a burst (a test run) cause one reload.
   const soon = () => {
