@@ -79,8 +79,7 @@ function AttemptHeaders({ delivery, attempt }: { delivery: any; attempt: any }) 
 
 function outcome(attempt: any): string {
   if (attempt.ok) return `${attempt.status} OK`;
-  if (attempt.status !== null && attempt.status !== undefined) return `${attempt.status} · ${attempt.reason ?? "failed"}`;
-  return String(attempt.reason ?? "failed");
+  return attempt.status != null ? `${attempt.status} · ${attempt.reason ?? "failed"}` : String(attempt.reason ?? "failed");
 }
 
 function DeliveryCard({ delivery }: { delivery: any }) {
