@@ -5,7 +5,6 @@ import { call, unauthorizedMessage } from "../api.js";
 
 declare const __DEVELOPMENT_KEY__: string;
 
-/** The key form. */
 export function KeyForm({ message, onKey }: { message: string | null; onKey(key: string): void }) {
   const prefill = document.body.dataset["developmentKey"] === "true" ? __DEVELOPMENT_KEY__ : "";
   const [key, setKey] = useState(prefill);

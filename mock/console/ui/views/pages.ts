@@ -69,7 +69,6 @@ function PageCard({ page }: { page: any }) {
   </article>`;
 }
 
-/** The pages section. */
 export function PagesSection({ groups, pages }: { groups: readonly any[]; pages: readonly any[] }) {
   return html`<section aria-labelledby="pages-title" class="card">
     <h2 id="pages-title">Pages <span class="count">${pages.length}</span></h2>

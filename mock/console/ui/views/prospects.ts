@@ -8,7 +8,6 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : value === null || value === undefined ? "—" : JSON.stringify(value);
 }
 
-/** The prospects section. */
 export function ProspectsSection({ prospects, logs }: { prospects: readonly any[]; logs: readonly any[] }) {
   const byProspect = new Map<string, any[]>();
   for (const log of logs) byProspect.set(log?.prospectId, [...(byProspect.get(log?.prospectId) ?? []), log]);

@@ -51,7 +51,6 @@ function Row({ entry }: { entry: LoggedRequest }) {
   </li>`;
 }
 
-/** The request log view. */
 export function RequestsView({ requests }: { requests: readonly LoggedRequest[] }) {
   const [operation, setOperation] = useState("all");
   const [status, setStatus] = useState("all");

@@ -53,7 +53,6 @@ function FaultForm() {
   </form>`;
 }
 
-/** The scenarios view. */
 export function ScenariosView({ faults }: { faults: readonly any[] }) {
   const reset = useAction();
   const [confirming, setConfirming] = useState(false);

@@ -105,7 +105,6 @@ function NewSubscriptionForm() {
   </form></details>`;
 }
 
-/** The subscriptions section. */
 export function SubscriptionsSection({ subscriptions }: { subscriptions: readonly any[] }) {
   return html`<section aria-labelledby="subscriptions-title" class="card">
     <h2 id="subscriptions-title">Webhook subscriptions <span class="count">${subscriptions.length}</span></h2>

@@ -152,7 +152,6 @@ function Inbox({ name, messages }: { name: string; messages: readonly any[] }) {
   </section>`;
 }
 
-/** The webhooks view. */
 export function WebhooksView({ data }: { data: WebhooksData | null }) {
   const run = useAction();
   if (data === null) {
