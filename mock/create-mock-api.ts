@@ -27,7 +27,7 @@ import { createMockState } from "./state/index.js";
 import { restoreStore } from "./state/snapshot.js";
 import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
-import { createWebhookDispatcher, type DeliveryAttempt } from "./webhooks/index.js";
+import { createWebhookDispatcher } from "./webhooks/index.js";
 
 export type { MockApi, MockWebhooks, Outcome } from "./mock-api.js";
 
@@ -111,6 +111,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     now: () => new Date(store.nowMs()),
     newEventId: () => store.newEventId(),
     ...resolved.webhooks,
+    // Live views read the deliveries again after each attempt, as soon as it has ended.
+    onAttempt(attempt, delivery) {
+      resolved.webhooks.onAttempt?.(attempt, delivery);
+      if (delivery.tenantId !== null) changes.announce(delivery.tenantId, { kind: "deliveries" });
+    },
     secretsOf: ({ tenantId, subscriptionId }) =>
       tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
     onDeactivate(subscriptionId) {
@@ -147,17 +152,6 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   };
   const requestsOf = (tenantId: string) => requestLog.ofTenant(tenantId, store.tenants.size <= 1);
 
-  /** Tells the tenants whose deliveries just made attempts (live views then read them again). */
-  const announceAttempts = (attempts: DeliveryAttempt[]): DeliveryAttempt[] => {
-    if (attempts.length === 0) return attempts;
-    const events = new Set(attempts.map((attempt) => attempt.eventId));
-    const tenants = new Set(
-      dispatcher.list().flatMap((delivery) => (events.has(delivery.eventId) && delivery.tenantId !== null ? [delivery.tenantId] : [])),
-    );
-    for (const tenantId of tenants) changes.announce(tenantId, { kind: "deliveries" });
-    return attempts;
-  };
-
   let routes: readonly Route[] = [];
   const makeHandler = (extra: Partial<HandlerOptions> = {}): MockHandler =>
     createHandler(
@@ -193,8 +187,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     webhooks: {
       list: () => dispatcher.list(),
       events: () => dispatcher.events(),
-      runDue: (runOptions) => dispatcher.runDue(runOptions).then(announceAttempts),
-      redeliver: (eventId) => dispatcher.redeliver(eventId).then(announceAttempts),
+      runDue: (runOptions) => dispatcher.runDue(runOptions),
+      redeliver: (eventId) => dispatcher.redeliver(eventId),
       inFlight: () => dispatcher.inFlight(),
     },
     changes,

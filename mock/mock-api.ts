@@ -21,11 +21,15 @@ export interface MockWebhooks {
   /** Every event kept, oldest first, with the tenant it belongs to (also those no subscription wanted). */
   events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
   /**
-   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule),
-   * within the concurrency limit; `{ all: true }` makes every pending retry now; `tenantId` keeps to one tenant.
+   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule);
+   * past the concurrency limit they wait their turn. `{ all: true }` makes every pending retry
+   * now; `tenantId` keeps to one tenant.
    */
   runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
-  /** Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new timestamp and signature. */
+  /**
+   * Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new
+   * timestamp and signature, within the same concurrency limit.
+   */
   redeliver(eventId: string): Promise<DeliveryAttempt[]>;
   /** How many attempts are in flight now. */
   inFlight(): number;

@@ -1,18 +1,14 @@
 /**
- * Who may reach the standalone server (docs/server.md, "Security"): the `Host` names it answers
- * (against DNS rebinding) and the origins whose pages may call the mock's controls cross-origin.
- * The server runs on developers' machines with a published development key, so any page the
- * developer opens must be unable to drive it. Vite (`server.allowedHosts`, CORS limited to local
- * origins, CVE-2025-24010) and webpack-dev-server (CVE-2025-30359) are the precedent.
- *
- * - `Host`: loopback names and addresses, IP literals, the bound host and the names given
- *   (`--allowed-host`) are answered; anything else is refused with 403 `host_not_allowed`, on
- *   every path. A request without `Host` (HTTP/1.0; browsers always send one) is answered.
- * - `Origin`: the API (`/v0`) and its document answer every origin (`*`), as a public API does.
- *   Everything else (the control API, its document, the console, its feed, the inbox) answers a
- *   cross-origin request only from a loopback origin, the server's own origin, or an origin given
- *   (`--cors-origin`); any other origin gets 403 `origin_not_allowed`, and its preflight gets no
- *   `access-control-allow-*` header.
+ * Who may reach the standalone server (docs/server.md, "Security"): it runs on developers'
+ * machines with a published key, so no web page they open may drive it. As Vite
+ * (CVE-2025-24010) and webpack-dev-server (CVE-2025-30359) do:
+ * - `Host`: loopback names and addresses, IP literals, the bound host and the names given are
+ *   answered (DNS rebinding); anything else is a 403 `host_not_allowed` on every path. A request
+ *   without `Host` (HTTP/1.0; browsers always send one) is answered.
+ * - `Origin`: the API (`/v0`) and its document answer every origin (`*`). The rest (the control
+ *   API, its document, the console and its feed, the inbox) answers a cross-origin request only
+ *   from a loopback origin, the server's own, or one given; any other is a 403
+ *   `origin_not_allowed`, whose preflight gets no `access-control-allow-*` header.
  * @module
  */
 import { API_KEY_HEADER, REPLAYED_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
@@ -34,116 +30,58 @@ export interface ExposureOptions {
   readonly corsOrigins?: readonly string[];
 }
 
-/** What refuses a request, when something does. */
-export type Refusal = { readonly code: "host_not_allowed" | "origin_not_allowed"; readonly detail: string } | null;
+type Headers = Readonly<Record<string, string>>;
 
 /** The server's checks of where a request comes from, and the CORS headers of its answer. */
 export interface Exposure {
-  /** Whether every `Host` is answered (`--allowed-host '*'`). */
-  readonly anyHost: boolean;
-  /** Whether every origin may call the controls cross-origin (`--cors-origin '*'`). */
-  readonly anyOrigin: boolean;
-  /**
-   * The refusal of a request from a place the server does not serve: a foreign `Host`, or a
-   * foreign `Origin` on a path outside the API. `null`: serve it.
-   * @param path - the request's path
-   * @param host - its `Host` header
-   * @param origin - its `Origin` header
-   */
-  refusal(path: string, host: string | undefined, origin: string | undefined): Refusal;
-  /**
-   * The CORS headers of an answer to a request that was not refused: `*` for the API's paths,
-   * the caller's origin (with `vary: origin`) elsewhere.
-   */
-  corsHeaders(path: string, origin: string | undefined): Readonly<Record<string, string>>;
-  /** The headers of a preflight's answer (204), for a request that was not refused. */
-  preflightHeaders(path: string, origin: string | undefined): Readonly<Record<string, string>>;
+  /** Why a request from a place the server does not serve is refused (a foreign `Host`, or a foreign `Origin` outside the API), or `null`. */
+  refusal(
+    path: string,
+    host: string | undefined,
+    origin: string | undefined,
+  ): { code: "host_not_allowed" | "origin_not_allowed"; detail: string } | null;
+  /** The CORS headers of an answer not refused: `*` on the API's paths, the caller's origin elsewhere. */
+  corsHeaders(path: string, origin: string | undefined): Headers;
+  /** The headers of a preflight's answer (204), for a request not refused. */
+  preflightHeaders(path: string, origin: string | undefined): Headers;
 }
 
-/** Headers a browser may read from a response besides the CORS-safelisted ones. */
-export const EXPOSED_HEADERS = [REQUEST_ID_HEADER, REPLAYED_HEADER, "retry-after", "allow"] as const;
-
-/** Request headers a browser may send. */
-export const ALLOWED_HEADERS = [API_KEY_HEADER, "content-type"] as const;
-
-/** Methods a browser may use (the API's and the control API's). */
-export const ALLOWED_METHODS = ["GET", "POST", "PATCH", "DELETE", "OPTIONS"] as const;
-
-/** How long a browser may cache a preflight answer, in seconds. */
-export const PREFLIGHT_MAX_AGE_SECONDS = 600;
-
-/** The CORS headers of every answer on a public path: any origin may read it. */
-export const PUBLIC_CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers": EXPOSED_HEADERS.join(", "),
-});
-
-const PREFLIGHT_EXTRA = {
-  "access-control-allow-methods": ALLOWED_METHODS.join(", "),
-  "access-control-allow-headers": ALLOWED_HEADERS.join(", "),
-  "access-control-max-age": String(PREFLIGHT_MAX_AGE_SECONDS),
+/** Headers a browser may read besides the CORS-safelisted ones. */
+const EXPOSED = [REQUEST_ID_HEADER, REPLAYED_HEADER, "retry-after", "allow"].join(", ");
+const PUBLIC: Headers = { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED };
+const PREFLIGHT: Headers = {
+  "access-control-allow-methods": "GET, POST, PATCH, DELETE, OPTIONS",
+  "access-control-allow-headers": `${API_KEY_HEADER}, content-type`,
+  "access-control-max-age": "600",
 };
 
-const PUBLIC_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...PUBLIC_CORS_HEADERS, ...PREFLIGHT_EXTRA });
-const NONE: Readonly<Record<string, string>> = Object.freeze({});
+/** How many distinct `Host` values the server remembers its verdict on (a client sending new ones only empties the memory). */
+const REMEMBERED_HOSTS = 64;
 
-/** How many distinct `Host` values the server remembers its verdict on (a hostile client sending new ones only empties the memory). */
-const MAX_REMEMBERED_HOSTS = 64;
-
-/** The paths any origin may call: the API and its OpenAPI document. */
-function isPublicPath(path: string): boolean {
-  return path === "/openapi.json" || path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
-}
+const isPublicPath = (path: string) => path === "/openapi.json" || path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const IPV6_LITERAL = /^\[[0-9a-f:.]+\]$/;
-/** A host name as a `Host` header may carry one: letters, digits, hyphens, underscores and dots. */
+const IPV6 = /^\[[0-9a-f:.]+\]$/;
 const HOST_NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
 
-/** Whether a (lower-case) host is a loopback name or address: `localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`. */
-export function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host.endsWith(".localhost") || (IPV4.test(host) && host.startsWith("127.")) || host === "[::1]";
-}
+/** Whether a lower-case host is a loopback name or address: `localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`. */
+const isLoopback = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || (IPV4.test(host) && host.startsWith("127.")) || host === "[::1]";
 
-/** The host of a `Host` header or an origin's authority, lower-case, without port and trailing dot; null when malformed. */
+/** The host of a `Host` header or an origin's authority, lower-case, without its port and trailing dot; null when malformed. */
 function hostOf(authority: string): string | null {
-  const lower = authority.toLowerCase();
-  const end = lower.startsWith("[") ? lower.indexOf("]") + 1 : lower.includes(":") ? lower.lastIndexOf(":") : lower.length;
-  if (end <= 0) return null;
-  const port = lower.slice(end);
-  if (port !== "" && !/^:\d{0,5}$/.test(port)) return null;
-  const host = lower.slice(0, end).replace(/\.$/, "");
-  return IPV6_LITERAL.test(host) || HOST_NAME.test(host) ? host : null;
+  const match = /^(\[[^\]]*\]|[^:]*)(?::\d{0,5})?$/.exec(authority.toLowerCase());
+  const host = match?.[1]?.replace(/\.$/, "") ?? "";
+  return IPV6.test(host) || HOST_NAME.test(host) ? host : null;
 }
 
-/** An allowed-host entry as compared: lower-case, without a trailing dot, brackets kept. */
-function normaliseHostEntry(entry: string): string {
-  return entry.toLowerCase().replace(/\.$/, "");
-}
-
-/**
- * The origin an entry of `corsOrigins` names (`https://app.example.com`), as browsers send it.
- * @throws {TypeError} for an entry that is not an http(s) origin
- */
-function normaliseOrigin(entry: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(entry);
-  } catch {
-    url = undefined;
-  }
-  if (
-    url === undefined ||
-    !/^https?:$/.test(url.protocol) ||
-    url.username !== "" ||
-    url.password !== "" ||
-    url.pathname !== "/" ||
-    url.search !== "" ||
-    url.hash !== "" ||
-    /[?#]/.test(entry)
-  ) {
+/** An entry of `corsOrigins` as browsers send it; a `TypeError` for anything but an http(s) origin. */
+function originOf(entry: string): string {
+  const url = URL.canParse(entry) ? new URL(entry) : null;
+  const bare =
+    url !== null && /^https?:$/.test(url.protocol) && url.username === "" && url.password === "" && url.pathname === "/" && !/[?#]/.test(entry);
+  if (!bare)
     throw new TypeError(`corsOrigins: ${JSON.stringify(entry)} is not an origin such as https://app.example.com (scheme, host and port only)`);
-  }
   return url.origin;
 }
 
@@ -162,50 +100,43 @@ export function createExposure(options: ExposureOptions, boundHost: string): Exp
       throw new TypeError(`allowedHosts: ${JSON.stringify(entry)} is not a host name such as mock or .example.com`);
     }
   }
+  const lower = (entry: string) => entry.toLowerCase().replace(/\.$/, "");
   const anyHost = hosts.includes("*");
   const anyOrigin = origins.includes("*");
-  const exact = new Set([normaliseHostEntry(boundHost), ...hosts.filter((h) => !h.startsWith(".")).map(normaliseHostEntry)]);
-  const suffixes = hosts.filter((h) => h.startsWith(".")).map(normaliseHostEntry);
-  const allowedOrigins = new Set(origins.filter((o) => o !== "*").map(normaliseOrigin));
+  const exact = new Set([lower(boundHost), ...hosts.filter((h) => !h.startsWith(".")).map(lower)]);
+  const suffixes = hosts.filter((h) => h.startsWith(".")).map(lower);
+  const allowedOrigins = new Set(origins.filter((o) => o !== "*").map(originOf));
 
-  /** The verdicts on the `Host` values seen (a server is reached by a handful of names): one lookup per request. */
+  const judge = (header: string): boolean => {
+    const host = hostOf(header);
+    if (host === null) return false;
+    return isLoopback(host) || IPV4.test(host) || IPV6.test(host) || exact.has(host) || suffixes.some((s) => host === s.slice(1) || host.endsWith(s));
+  };
   const verdicts = new Map<string, boolean>();
   const hostAllowed = (header: string | undefined): boolean => {
     if (anyHost || header === undefined) return true;
     let verdict = verdicts.get(header);
     if (verdict === undefined) {
-      verdict = judgeHost(header);
-      if (verdicts.size >= MAX_REMEMBERED_HOSTS) verdicts.clear();
-      verdicts.set(header, verdict);
+      if (verdicts.size >= REMEMBERED_HOSTS) verdicts.clear();
+      verdicts.set(header, (verdict = judge(header)));
     }
     return verdict;
   };
-  const judgeHost = (header: string): boolean => {
-    const host = hostOf(header);
-    if (host === null) return false;
-    if (isLoopbackHost(host) || IPV4.test(host) || IPV6_LITERAL.test(host) || exact.has(host)) return true;
-    return suffixes.some((suffix) => host === suffix.slice(1) || host.endsWith(suffix));
-  };
-
-  /** An origin that may call the controls: loopback, the server's own (the `Host` it was reached by), or one given. */
+  /** Loopback, the server's own (the `Host` it was reached by), or one given. */
   const originAllowed = (origin: string, host: string | undefined): boolean => {
     if (anyOrigin || allowedOrigins.has(origin)) return true;
-    const match = /^https?:\/\/(.+)$/.exec(origin);
-    if (match === null) return false;
-    const originHost = hostOf(match[1]!);
-    if (originHost === null) return false;
-    return isLoopbackHost(originHost) || (host !== undefined && match[1] === host.toLowerCase());
+    const authority = /^https?:\/\/(.+)$/.exec(origin)?.[1];
+    const originHost = authority === undefined ? null : hostOf(authority);
+    return originHost !== null && (isLoopback(originHost) || authority === host?.toLowerCase());
   };
-
-  const corsHeaders = (path: string, origin: string | undefined): Readonly<Record<string, string>> => {
-    if (isPublicPath(path)) return PUBLIC_CORS_HEADERS;
-    if (origin === undefined) return NONE;
-    return { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED_HEADERS.join(", "), vary: "origin" };
-  };
+  const corsHeaders = (path: string, origin: string | undefined): Headers =>
+    isPublicPath(path)
+      ? PUBLIC
+      : origin === undefined
+        ? {}
+        : { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED, vary: "origin" };
 
   return {
-    anyHost,
-    anyOrigin,
     refusal(path, host, origin) {
       if (!hostAllowed(host)) {
         return {
@@ -222,8 +153,6 @@ export function createExposure(options: ExposureOptions, boundHost: string): Exp
       };
     },
     corsHeaders,
-    preflightHeaders(path, origin) {
-      return isPublicPath(path) ? PUBLIC_PREFLIGHT_HEADERS : { ...corsHeaders(path, origin), ...PREFLIGHT_EXTRA };
-    },
+    preflightHeaders: (path, origin) => ({ ...corsHeaders(path, origin), ...PREFLIGHT }),
   };
 }

@@ -15,7 +15,10 @@ const LAYERS: readonly (readonly [name: string, members: readonly string[]])[] =
   ["the request pipeline: the one handler, router, auth, body, replies, faults, log, changes, exposure", ["mock/pipeline"]],
   ["the route table: the API's operations, the control API, the documents", ["mock/mock-api.ts", "mock/operations", "mock/control", "mock/openapi"]],
   ["createMockApi", ["mock/options.ts", "mock/create-mock-api.ts"]],
-  ["entries and adapters: MSW, the browser, the console, the Node server", ["mock/core.ts", "mock/index.ts", "mock/msw", "mock/browser", "mock/console", "mock/server"]],
+  [
+    "entries and adapters: MSW, the browser, the console, the Node server",
+    ["mock/core.ts", "mock/index.ts", "mock/msw", "mock/browser", "mock/console", "mock/server"],
+  ],
 ];
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -29,7 +32,9 @@ function layerIndex(file: string): number {
 
 /** Every import that points up the table, as `from -> to`. */
 function upwardImports(edges: ReadonlyMap<string, readonly string[]>): string[] {
-  return [...edges].flatMap(([file, targets]) => targets.filter((target) => layerIndex(target) > layerIndex(file)).map((target) => `${file} -> ${target}`));
+  return [...edges].flatMap(([file, targets]) =>
+    targets.filter((target) => layerIndex(target) > layerIndex(file)).map((target) => `${file} -> ${target}`),
+  );
 }
 
 describe("the layers of src/ and mock/", () => {

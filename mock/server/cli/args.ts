@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_KEY } from "../../core.js";
+import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../webhooks/index.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
 
 /** A mistake on the command line or in its inputs: printed as one line, exit code 2. */
@@ -34,6 +35,8 @@ export interface CliOptions {
   readonly webhooks: boolean;
   /** How many times faster than real time the retry schedule runs (`--webhook-time-scale`, default 1). */
   readonly webhookTimeScale: number;
+  /** How long one delivery attempt may take, in milliseconds (`--webhook-timeout`, default 15,000). */
+  readonly webhookTimeoutMs: number;
   /** Host names answered besides loopback names and IP addresses (`--allowed-host`, repeatable; `*`: every name). */
   readonly allowedHosts: readonly string[];
   /** Origins whose pages may call the controls cross-origin besides loopback ones (`--cors-origin`, repeatable; `*`: every origin). */
@@ -54,6 +57,7 @@ const OPTIONS = {
   latency: { type: "string" },
   "no-webhooks": { type: "boolean" },
   "webhook-time-scale": { type: "string" },
+  "webhook-timeout": { type: "string" },
   "allowed-host": { type: "string", multiple: true },
   "cors-origin": { type: "string", multiple: true },
   quiet: { type: "boolean", short: "q" },
@@ -78,6 +82,8 @@ Options:
       --no-webhooks    record webhook events without sending them
       --webhook-time-scale N
                        run the webhook retry schedule N times faster (3600: an hour per second)
+      --webhook-timeout MS
+                       give up on a delivery attempt after MS milliseconds (default ${WEBHOOK_ATTEMPT_TIMEOUT_MS})
       --allowed-host NAME
                        also answer requests for this host name (repeatable; .example.com: the
                        name and its subdomains; '*': every name). By default only loopback
@@ -137,6 +143,9 @@ function latency(text: string | undefined): number {
   return Number(text);
 }
 
+/** The longest attempt timeout (10 minutes): a receiver that takes longer is down. */
+const MAX_ATTEMPT_TIMEOUT_MS = 600_000;
+
 /** The largest time scale: 5 days of schedule in under a millisecond is already instant. */
 const MAX_TIME_SCALE = 1e9;
 
@@ -144,6 +153,14 @@ function timeScale(text: string | undefined): number {
   if (text === undefined) return 1;
   if (!/^\d+(\.\d+)?$/.test(text) || !(Number(text) > 0) || Number(text) > MAX_TIME_SCALE) {
     throw new UsageError(`--webhook-time-scale must be a number above 0, up to 1000000000, not ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+function attemptTimeout(text: string | undefined): number {
+  if (text === undefined) return WEBHOOK_ATTEMPT_TIMEOUT_MS;
+  if (!/^\d{1,9}$/.test(text) || !(Number(text) >= 1) || Number(text) > MAX_ATTEMPT_TIMEOUT_MS) {
+    throw new UsageError(`--webhook-timeout must be whole milliseconds from 1 to ${MAX_ATTEMPT_TIMEOUT_MS}, not ${JSON.stringify(text)}`);
   }
   return Number(text);
 }
@@ -199,6 +216,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
     latencyMs: latency(values.latency),
     webhooks: values["no-webhooks"] !== true,
     webhookTimeScale: timeScale(values["webhook-time-scale"]),
+    webhookTimeoutMs: attemptTimeout(values["webhook-timeout"]),
     allowedHosts: allowedHosts(values["allowed-host"] ?? []),
     corsOrigins: corsOrigins(values["cors-origin"] ?? []),
     quiet: values.quiet === true,
