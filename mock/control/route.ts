@@ -59,8 +59,9 @@ export interface ControlRoute extends Pick<Route, "path" | "query" | "public"> {
   readonly summary: string;
   /** The JSON request body, when the route takes one; `"raw"` for a route that reads its bytes itself (the inbox). */
   readonly body?: z.ZodMiniType | "raw";
-  /** The success status and body. */
-  readonly status: 200 | 201;
+  /** The success status: 201 for a route that creates, else 200. */
+  readonly status?: 201;
+  /** The success body. */
   readonly response: z.ZodMiniType;
   /** Who hears of a successful write: the caller's tenant (default), or every tenant (faults and the inbox act on the whole server). */
   readonly announces?: "tenant" | "all";
@@ -72,7 +73,7 @@ export interface ControlRoute extends Pick<Route, "path" | "query" | "public"> {
 async function replyOf(route: ControlRoute, context: ControlContext, requestId: string): Promise<Reply> {
   try {
     const result = await route.run(context);
-    if (!(result instanceof Refusal)) return { status: route.status, body: result };
+    if (!(result instanceof Refusal)) return { status: route.status ?? 200, body: result };
     return problem(requestId, result.status === 404 ? "not_found" : "invalid_request", result.detail, result.errors ? { errors: result.errors } : {});
   } catch (error) {
     if (!(error instanceof MockStateError)) throw error;

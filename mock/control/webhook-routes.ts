@@ -43,7 +43,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/webhook_events",
     operationId: "listWebhookEvents",
     summary: "List the webhook events of your tenant, oldest first (also those no subscription received)",
-    status: 200,
     response: listOf(WebhookEventRecordSchema),
     run: ({ api, tenantId }) => ({ data: api.webhooks.events().flatMap((entry) => (entry.tenantId === tenantId ? [entry.event] : [])) }),
   },
@@ -62,7 +61,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/webhook_events/{eventId}/redeliver",
     operationId: "redeliverWebhookEvent",
     summary: "Send an event again, now, to each subscription it went to: same webhook-id, new timestamp and signature",
-    status: 200,
     response: listOf(DeliveryAttemptSchema),
     async run({ api, tenantId, params }) {
       const id = params["eventId"]!;
@@ -76,7 +74,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     operationId: "listWebhookDeliveries",
     summary: "List the webhook deliveries of your tenant with every attempt, oldest first",
     query: ControlDeliveryQuery,
-    status: 200,
     response: listOf(DeliverySchema),
     run: ({ api, tenantId, query }) => ({
       data: api.webhooks
@@ -95,7 +92,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/webhook_deliveries/run",
     operationId: "runWebhookDeliveries",
     summary: "Make the next attempt of every pending delivery of your tenant now, without waiting for the schedule",
-    status: 200,
     response: listOf(DeliveryAttemptSchema),
     run: async ({ api, tenantId }) => ({ data: await api.webhooks.runDue({ all: true, tenantId }) }),
   },
@@ -105,7 +101,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     operationId: "getWebhookSubscriptionSecret",
     summary:
       "The whsec_ secret that signs a subscription's deliveries (listings leave it out); after a rotation also the previous one while it still signs",
-    status: 200,
     response: SubscriptionSecretSchema,
     run: (context) => secretsOf(context, context.params["subscriptionId"]!),
   },
@@ -114,7 +109,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/webhook_subscriptions/{subscriptionId}/secret/rotate",
     operationId: "rotateWebhookSecret",
     summary: "Give a subscription a new signing secret; the previous one keeps signing beside it for 24 hours",
-    status: 200,
     response: SubscriptionSecretSchema,
     run(context) {
       const { api, tenantId, params } = context;
@@ -132,7 +126,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     public: true,
     body: "raw",
     announces: "all",
-    status: 200,
     response: InboxVerificationSchema,
     run: receive,
   },
@@ -141,7 +134,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/inbox/{name}",
     operationId: "listInbox",
     summary: "List what the inbox received for your tenant (the latest 100), oldest first, with each verification result",
-    status: 200,
     response: listOf(InboxMessageSchema),
     run: ({ inbox, tenantId, params }) => ({ data: inbox.list(tenantId, params["name"]!) }),
   },

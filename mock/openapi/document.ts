@@ -191,7 +191,7 @@ function controlPaths() {
           requestBody: { ...jsonBody(toJsonSchema(NO_BODY, "input"), "Takes no body: send none, an empty one, or {}."), required: false },
         }),
       responses: {
-        [String(route.status)]: success("Done.", toJsonSchema(route.response, "output")),
+        [String(route.status ?? 200)]: success("Done.", toJsonSchema(route.response, "output")),
         ...errorResponses(controlErrors(route)),
       },
     };
