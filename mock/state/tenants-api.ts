@@ -3,10 +3,11 @@
  * Keys are kept only in a private map: no helper, snapshot or message ever shows one.
  * @module
  */
+import { MockStateError } from "../lib/errors.js";
 import { ApiKeyInput, type TenantInput } from "./inputs.js";
 import type { TenantRecord } from "./records.js";
 import { type Store, tenantFor } from "./store.js";
-import { addKey, createTenant } from "./tenants.js";
+import { createTenant } from "./tenants.js";
 import { parseOrThrow } from "./validate.js";
 
 /** Tenants: each owns its data; a key of one tenant never reaches another's. */
@@ -47,7 +48,10 @@ export function apiKeysApi(current: () => Store): ApiKeysApi {
       const parsed = parseOrThrow(ApiKeyInput, input, "an API key");
       const tenant = tenantFor(store, parsed.tenantId);
       const key = parsed.key ?? store.newId("key");
-      addKey(store, key, tenant.record.id);
+      if (store.apiKeys.has(key)) {
+        throw new MockStateError("refused to store an API key", [{ pointer: "/key", code: "duplicate", detail: "the key is already issued" }]);
+      }
+      store.apiKeys.set(key, tenant.record.id);
       return key;
     },
     revoke: (key) => current().apiKeys.delete(key),

@@ -12,17 +12,6 @@ import { createTenantData } from "./tenant-data.js";
 import { assertFreeId, parseOrThrow } from "./validate.js";
 
 /**
- * Issues a key to a tenant.
- * @throws {MockStateError} when the key is already issued
- */
-export function addKey(store: Store, key: string, tenantId: string): void {
-  if (store.apiKeys.has(key)) {
-    throw new MockStateError("refused to store an API key", [{ pointer: "/key", code: "duplicate", detail: "the key is already issued" }]);
-  }
-  store.apiKeys.set(key, tenantId);
-}
-
-/**
  * Creates a tenant with keys, validated first so nothing is stored when any part is invalid. The
  * first tenant becomes the default one.
  * @throws {MockStateError} for an invalid or taken ID or key
@@ -39,6 +28,6 @@ export function createTenant(store: Store, input: unknown): TenantRecord {
   const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId);
   store.tenants.set(id, tenant);
   store.defaultTenantId ??= id;
-  for (const key of keys) addKey(store, key, id);
+  for (const key of keys) store.apiKeys.set(key, id);
   return { ...tenant.record };
 }
