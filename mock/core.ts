@@ -19,7 +19,6 @@ export { MAX_BODY_BYTES } from "./pipeline/body.js";
 export type { MockChange, MockChangeListener, MockChanges } from "./pipeline/changes.js";
 export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./pipeline/faults.js";
 export type { LoggedRequest, RequestLog } from "./pipeline/request-log.js";
-export { IDEMPOTENCY_WINDOW_MS } from "./state/idempotency.js";
 export type { MockState } from "./state/index.js";
 export type {
   ApiKeyInput,
@@ -39,6 +38,7 @@ export { FORM_EVENT_KINDS } from "./state/inputs.js";
 export { normaliseLinkedinUrl } from "./state/linkedin.js";
 export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
 export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
+export { IDEMPOTENCY_WINDOW_MS } from "./state/prospect-logs.js";
 export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
 export type {
   PageGroupRecord,

@@ -24,7 +24,7 @@ import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
 import { createRequestLog, type LoggedRequest } from "./pipeline/request-log.js";
 import type { Route } from "./pipeline/route.js";
 import { createMockState } from "./state/index.js";
-import { restoreStore } from "./state/restore.js";
+import { restoreStore } from "./state/snapshot.js";
 import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
 import { createWebhookDispatcher } from "./webhooks/index.js";

@@ -1,19 +1,16 @@
 /**
- * The mock console's routes, which the standalone server adds to the route table: the page at
- * {@link CONSOLE_PATH}, its built assets, and the live feed at {@link EVENTS_PATH}. An adapter on
- * top of the control API: the page drives the mock only through `/v0` and `/__mock` with the key
- * the user typed, and the feed takes the key like every control route. A browser's `GET /` is
- * sent to the page; API clients never ask for HTML, so their answers do not change.
+ * The console's routes, which the standalone server adds to its route table: the page at
+ * {@link CONSOLE_PATH}, its built files, and the live feed at {@link EVENTS_PATH}. The page drives
+ * the mock only through `/v0` and `/__mock` with the key the user typed; the feed takes the key like
+ * every control route. A browser's `GET /` is sent to the page; API clients never ask for HTML.
  * @module
  */
-
 import { DEFAULT_API_KEY } from "../core.js";
 import type { MockCore } from "../create-mock-api.js";
 import type { MockApi } from "../mock-api.js";
 import { problem, type Reply } from "../pipeline/reply.js";
 import type { Route } from "../pipeline/route.js";
-import { consoleAssets } from "./assets.js";
-import { consolePage } from "./page.js";
+import { consoleAssets, consolePage } from "./page.js";
 import { changeStream } from "./stream.js";
 
 /** Where the console page is served. */
@@ -22,10 +19,7 @@ export const CONSOLE_PATH = "/__mock/console";
 /** The console's live feed (server-sent events, with the `x-api-key` header). */
 export const EVENTS_PATH = "/__mock/events";
 
-/**
- * The Content-Security-Policy of the page: nothing but this server's own files, no inline script
- * or style, no frames, no plugins.
- */
+/** The page's Content-Security-Policy: nothing but this server's own files, no inline script or style, no frames, no plugins. */
 export const CONSOLE_CSP = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'";
 
 const SECURITY_HEADERS = {
@@ -35,9 +29,9 @@ const SECURITY_HEADERS = {
   "cross-origin-opener-policy": "same-origin",
 };
 
-/** A file of the console, at `path`. */
-function file(path: string, reply: (context: { requestId: string }) => Reply): Route {
-  return { method: "GET", path, area: "console", public: true, console: true, run: reply };
+/** A public `GET` route of the console at `path`. */
+function file(path: string, run: Route["run"]): Route {
+  return { method: "GET", path, area: "console", public: true, console: true, run };
 }
 
 /**
@@ -48,48 +42,38 @@ function file(path: string, reply: (context: { requestId: string }) => Reply): R
  */
 export function consoleRoutes(api: MockApi, core: MockCore): Route[] {
   const assets = consoleAssets(CONSOLE_PATH);
-  // The page offers the development key only while the mock accepts it (asked each time: keys can be issued and revoked).
-  const developmentKey = () => core.authenticate(new Headers({ "x-api-key": DEFAULT_API_KEY })).ok;
-  const page = ({ requestId }: { requestId: string }): Reply =>
+  const tenantOf = (headers: Headers) => {
+    const caller = core.authenticate(headers);
+    return caller.ok ? caller.tenant.record.id : null;
+  };
+  const page: Route["run"] = ({ requestId }) =>
     assets === null
       ? problem(requestId, "not_found", "This copy of prospectkit was built without the console (run npm run build).")
       : {
           status: 200,
-          text: consolePage({ script: assets.script.path, style: assets.style.path, icon: assets.icon.path, developmentKey: developmentKey() }),
+          // The page offers the development key only while the mock accepts it (keys can be issued and revoked).
+          text: consolePage(assets, tenantOf(new Headers({ "x-api-key": DEFAULT_API_KEY })) !== null),
           headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS },
         };
   const immutable = { "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS };
   return [
     file(CONSOLE_PATH, page),
     file(`${CONSOLE_PATH}/`, page),
-    ...(assets === null
-      ? []
-      : [assets.script, assets.style, assets.icon].map((asset) =>
-          file(asset.path, () => ({ status: 200, text: asset.body, headers: { "content-type": asset.contentType, ...immutable } })),
-        )),
+    ...Object.values(assets ?? {}).map((asset) =>
+      file(asset.path, (): Reply => ({ status: 200, text: asset.body, headers: { "content-type": asset.contentType, ...immutable } })),
+    ),
+    // The feed reads the caller's tenant again after a reset, which may renew tenant IDs.
     {
       method: "GET",
       path: EVENTS_PATH,
       area: "console",
       console: true,
-      run: ({ request }) => {
-        // The caller's tenant, read again after a reset (which may renew tenant IDs).
-        const tenantOfCaller = () => {
-          const now = core.authenticate(request.headers);
-          return now.ok ? now.tenant.record.id : null;
-        };
-        return changeStream(api.changes, tenantOfCaller);
-      },
+      run: ({ request }) => changeStream(api.changes, () => tenantOf(request.headers)),
     },
     {
       // A browser navigating to the server's root (Accept names text/html, no API key) is sent to the console; API clients never look like this.
-      method: "GET",
-      path: "/",
-      area: "console",
-      public: true,
-      console: true,
+      ...file("/", () => ({ status: 302, headers: { location: CONSOLE_PATH, "cache-control": "no-store" } })),
       accepts: (request) => (request.headers.get("accept") ?? "").includes("text/html") && !request.headers.has("x-api-key"),
-      run: () => ({ status: 302, headers: { location: CONSOLE_PATH, "cache-control": "no-store" } }),
     },
   ];
 }

@@ -4,14 +4,14 @@
  * @module
  */
 import { REPLAYED_HEADER } from "../../src/headers.js";
-import { problem, type Reply } from "../pipeline/reply.js";
+import { invalidFields, problem, type Reply } from "../pipeline/reply.js";
 import { claimProspectLog, type ProspectLogRefusal } from "../state/prospect-logs.js";
-import { invalidBody, type Operation, type OperationContext } from "./context.js";
+import type { Operation, OperationContext } from "./context.js";
 
 function refusalReply(context: OperationContext, refusal: ProspectLogRefusal): Reply {
   switch (refusal.kind) {
     case "invalid":
-      return invalidBody(context, refusal.errors);
+      return invalidFields(context.requestId, refusal.errors);
     case "replay":
       return { status: 201, body: refusal.result, headers: { [REPLAYED_HEADER]: "true" } };
     case "in-progress":

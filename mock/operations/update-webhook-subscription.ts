@@ -4,15 +4,15 @@
  * @module
  */
 import { toFieldErrors, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
-import { problem } from "../pipeline/reply.js";
+import { invalidFields, problem } from "../pipeline/reply.js";
 import { timestamp } from "../state/store.js";
 import { applySubscriptionUpdate, subscriptionView } from "../state/webhook-subscriptions.js";
-import { invalidBody, type Operation } from "./context.js";
+import type { Operation } from "./context.js";
 
 /** Updates a webhook subscription: 200 with the whole subscription, or 400/404. */
 export const updateWebhookSubscription: Operation = async (context) => {
   const parsed = WebhookSubscriptionUpdate.safeParse(context.body);
-  if (!parsed.success) return invalidBody(context, toFieldErrors(parsed.error.issues, context.body));
+  if (!parsed.success) return invalidFields(context.requestId, toFieldErrors(parsed.error.issues, context.body));
   const record = context.tenant.subscriptions.get(context.params["subscriptionId"] ?? "");
   if (record === undefined) return problem(context.requestId, "not_found", "No webhook subscription with this ID exists.");
   const waiting = context.delay();

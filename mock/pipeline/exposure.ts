@@ -35,7 +35,11 @@ type Headers = Readonly<Record<string, string>>;
 /** The server's checks of where a request comes from, and the CORS headers of its answer. */
 export interface Exposure {
   /** Why a request from a place the server does not serve is refused (a foreign `Host`, or a foreign `Origin` outside the API), or `null`. */
-  refusal(path: string, host: string | undefined, origin: string | undefined): { code: "host_not_allowed" | "origin_not_allowed"; detail: string } | null;
+  refusal(
+    path: string,
+    host: string | undefined,
+    origin: string | undefined,
+  ): { code: "host_not_allowed" | "origin_not_allowed"; detail: string } | null;
   /** The CORS headers of an answer not refused: `*` on the API's paths, the caller's origin elsewhere. */
   corsHeaders(path: string, origin: string | undefined): Headers;
   /** The headers of a preflight's answer (204), for a request not refused. */
@@ -61,7 +65,8 @@ const IPV6 = /^\[[0-9a-f:.]+\]$/;
 const HOST_NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
 
 /** Whether a lower-case host is a loopback name or address: `localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`. */
-const isLoopback = (host: string) => host === "localhost" || host.endsWith(".localhost") || (IPV4.test(host) && host.startsWith("127.")) || host === "[::1]";
+const isLoopback = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || (IPV4.test(host) && host.startsWith("127.")) || host === "[::1]";
 
 /** The host of a `Host` header or an origin's authority, lower-case, without its port and trailing dot; null when malformed. */
 function hostOf(authority: string): string | null {
@@ -73,8 +78,10 @@ function hostOf(authority: string): string | null {
 /** An entry of `corsOrigins` as browsers send it; a `TypeError` for anything but an http(s) origin. */
 function originOf(entry: string): string {
   const url = URL.canParse(entry) ? new URL(entry) : null;
-  const bare = url !== null && /^https?:$/.test(url.protocol) && url.username === "" && url.password === "" && url.pathname === "/" && !/[?#]/.test(entry);
-  if (!bare) throw new TypeError(`corsOrigins: ${JSON.stringify(entry)} is not an origin such as https://app.example.com (scheme, host and port only)`);
+  const bare =
+    url !== null && /^https?:$/.test(url.protocol) && url.username === "" && url.password === "" && url.pathname === "/" && !/[?#]/.test(entry);
+  if (!bare)
+    throw new TypeError(`corsOrigins: ${JSON.stringify(entry)} is not an origin such as https://app.example.com (scheme, host and port only)`);
   return url.origin;
 }
 
@@ -123,7 +130,11 @@ export function createExposure(options: ExposureOptions, boundHost: string): Exp
     return originHost !== null && (isLoopback(originHost) || authority === host?.toLowerCase());
   };
   const corsHeaders = (path: string, origin: string | undefined): Headers =>
-    isPublicPath(path) ? PUBLIC : origin === undefined ? {} : { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED, vary: "origin" };
+    isPublicPath(path)
+      ? PUBLIC
+      : origin === undefined
+        ? {}
+        : { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED, vary: "origin" };
 
   return {
     refusal(path, host, origin) {

@@ -1,17 +1,21 @@
 /**
  * Creating a prospect log entry: the one implementation behind both `POST /v0/prospect_logs` and
- * `state.prospectLogs.create`. Validation and the idempotency claim happen first and write
- * nothing; only `write` writes, and it cannot fail on input.
+ * `state.prospectLogs.create`, with its idempotency keys (docs/behaviour.md, "Idempotency":
+ * scoped to (tenant, key), kept 24 hours, compared by a fingerprint of the body after defaults).
+ * Validation and the idempotency claim happen first and write nothing; only `write` writes, and
+ * it cannot fail on input.
  * @module
  */
 import { type FieldError, type ProspectLog, ProspectLogCreate, type ProspectLogCreateParsed, toFieldErrors } from "../../src/schemas/index.js";
 import { fingerprint } from "../lib/canonical-json.js";
 import { formatTimestamp } from "../lib/clock.js";
-import { claim, complete, release } from "./idempotency.js";
 import { insertProspect, resolveProspect } from "./prospects.js";
 import type { ProspectLogRecord } from "./records.js";
 import type { Store } from "./store.js";
-import { storeLog, type TenantData } from "./tenant-data.js";
+import { type IdempotencyEntry, storeLog, type TenantData } from "./tenant-data.js";
+
+/** How long a key is remembered after its request completed: 24 hours. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Why a create request is answered without a write: invalid, or settled by its idempotency key. */
 export type ProspectLogRefusal =
@@ -29,6 +33,35 @@ export interface ClaimedProspectLog {
   readonly kind: "claimed";
   write(): ProspectLog;
   release(): void;
+}
+
+/** A request settled by its idempotency key alone. */
+type KeySettled = Exclude<ProspectLogRefusal, { kind: "invalid" }>;
+
+function expired(entry: IdempotencyEntry, nowMs: number): boolean {
+  return entry.result !== null && nowMs - entry.storedAtMs >= IDEMPOTENCY_WINDOW_MS;
+}
+
+/**
+ * What a request with `key` and body `fingerprint` gets: the stored response, 409 (the first
+ * request is still in flight, same body), 422 (a different body), or a fresh entry, reserved (in
+ * flight) before this returns. Expired keys are forgotten first, from the oldest end, stopping at
+ * the first live one: each key is removed once, so the cost per request stays constant.
+ */
+function claimKey(tenant: TenantData, key: string, fingerprint: string, nowMs: number): KeySettled | IdempotencyEntry {
+  for (const [stored, entry] of tenant.idempotency) {
+    if (!expired(entry, nowMs)) break;
+    tenant.idempotency.delete(stored);
+  }
+  const entry = tenant.idempotency.get(key);
+  if (entry !== undefined && !expired(entry, nowMs)) {
+    if (entry.fingerprint !== fingerprint) return { kind: "reused" };
+    return entry.result === null ? { kind: "in-progress" } : { kind: "replay", result: entry.result };
+  }
+  const fresh: IdempotencyEntry = { fingerprint, result: null, storedAtMs: nowMs };
+  tenant.idempotency.delete(key); // an expired entry moves to the young end
+  tenant.idempotency.set(key, fresh);
+  return fresh;
 }
 
 function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreateParsed): ProspectLog {
@@ -69,18 +102,21 @@ export function claimProspectLog(store: Store, tenant: TenantData, body: unknown
   if (!parsed.success) return { kind: "invalid", errors: toFieldErrors(parsed.error.issues, body) };
   const request = parsed.data;
   const key = request.idempotencyKey;
-  const decision = key === undefined ? null : claim(tenant, key, fingerprint(request), store.nowMs());
-  if (decision !== null && decision.kind !== "new") return decision;
-  const entry = decision?.entry ?? null;
+  const entry = key === undefined ? null : claimKey(tenant, key, fingerprint(request), store.nowMs());
+  if (entry !== null && "kind" in entry) return entry;
   return {
     kind: "claimed",
     write() {
       const result = writeLog(store, tenant, request);
-      if (entry !== null) complete(entry, result, store.nowMs());
+      if (entry !== null) {
+        entry.result = result;
+        entry.storedAtMs = store.nowMs(); // the 24 hours start now
+      }
       return result;
     },
     release() {
-      if (entry !== null && key !== undefined && entry.result === null) release(tenant, key, entry);
+      // A key whose request ended without a response to replay is freed.
+      if (entry?.result === null && tenant.idempotency.get(key!) === entry) tenant.idempotency.delete(key!);
     },
   };
 }
