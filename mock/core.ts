@@ -52,5 +52,5 @@ export type {
 } from "./state/records.js";
 export type { ApiKeysApi, TenantsApi } from "./state/tenants-api.js";
 export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/webhook-subscriptions-api.js";
-export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
+export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch, WebhookOptions } from "./webhooks/index.js";
 export type { AttemptFailureReason } from "./webhooks/types.js";

@@ -10,6 +10,7 @@
 import { createInbox } from "./control/inbox.js";
 import { controlRoute } from "./control/route.js";
 import { CONTROL_ROUTES } from "./control/routes.js";
+import { untilAborted } from "./lib/abort.js";
 import { createIdFactory, type IdFactory } from "./lib/ids.js";
 import { createRandom } from "./lib/random.js";
 import type { MockApi, Outcome } from "./mock-api.js";
@@ -63,22 +64,6 @@ export function coreOf(api: MockApi): MockCore {
   const core = cores.get(api);
   if (core === undefined) throw new TypeError("not a mock: create one with createMockApi()");
   return core;
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
-}
-
-/** Settles with `promise`, or rejects as soon as `signal` aborts (the mock keeps processing, like a server would). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    void promise.then((value) => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(value);
-    });
-  });
 }
 
 /**
@@ -173,7 +158,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const api: MockApi = {
     async fetch(input, init) {
       const request = new Request(input, init);
-      if (request.signal.aborted) throw abortReason(request.signal);
+      if (request.signal.aborted) throw request.signal.reason;
       // Without a caller's signal (none in `init`, the input not a Request) nothing can abort: no listener to add and remove.
       const abortable = (init?.signal ?? null) !== null || input instanceof Request;
       const outcome = await (abortable ? untilAborted(handle(request), request.signal) : handle(request));

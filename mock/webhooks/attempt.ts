@@ -1,4 +1,5 @@
 import { signWebhook, WEBHOOK_HEADERS } from "../../src/webhooks/index.js";
+import { untilAborted } from "../lib/abort.js";
 import type { DeliveryAttempt, WebhookFetch } from "./types.js";
 
 /** What one attempt needs to know. */
@@ -46,16 +47,6 @@ function failure(error: unknown, timeoutMs: number): Pick<AttemptOutcome, "reaso
   if (code === undefined) return { reason: "network", error: `network error: ${message}` };
   const reason = code === "ECONNREFUSED" ? "refused" : DNS_CODES.has(code) ? "dns" : TLS_CODE.test(code) ? "tls" : "network";
   return { reason, error: `network error: ${message} (${code})` };
-}
-
-/** Settles like `promise`, or rejects with the signal's reason as soon as it aborts; the listener goes with the outcome. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    signal.addEventListener("abort", abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
 }
 
 /** The headers of an attempt at time `at`: signed for that time, so a late retry still passes a receiver's tolerance. */

@@ -18,5 +18,6 @@ export type {
   DeliveryStatus,
   WebhookDispatcherOptions,
   WebhookFetch,
+  WebhookOptions,
   WebhookTarget,
 } from "./types.js";

@@ -24,17 +24,11 @@ export interface WebhookTarget {
  */
 export type WebhookFetch = (request: Request, init?: { readonly signal: AbortSignal }) => Promise<Response>;
 
-/** How a dispatcher gets time, IDs and the network (the knobs of `createMockApi`'s `webhooks` option, plus the mock's hooks). All injected, so runs are reproducible. */
-export interface WebhookDispatcherOptions {
-  /** The clock: event times, attempt times and when retries fall due. Never a real timer. */
-  now: () => Date;
-  /** The next event ID (`event_` + lower-case ULID in the mock). */
-  newEventId: () => string;
+/** Webhook delivery as a mock's user sets it (`createMockApi`'s and `startMockServer`'s `webhooks`). */
+export interface WebhookOptions {
   /** Sends an attempt. Default: `globalThis.fetch`, looked up at each attempt. */
   fetch?: WebhookFetch;
-  /** Called once when a subscription is deactivated after 5 days of failures; set its `active` to false. */
-  onDeactivate?: (subscriptionId: string) => void;
-  /** Default 15,000 ms. */
+  /** How long one attempt may take, the body read included (default 15,000 ms). */
   timeoutMs?: number;
   /** Attempts in flight at once, scheduled and redeliveries alike (default no limit); the excess waits its turn, first come first served. */
   concurrency?: number;
@@ -42,14 +36,24 @@ export interface WebhookDispatcherOptions {
   timeScale?: number;
   /** Deliveries and events kept (default 10,000 each); past that the oldest settled ones are forgotten first. */
   maxRecords?: number;
-  /** The secrets that sign a subscription's attempt now (rotation: two). Default: the target's secret when it was emitted. */
-  secretsOf?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => readonly string[] | undefined;
-  /** A monotonic clock in milliseconds for attempt durations. Default: the `now` clock. */
+  /** A monotonic clock in milliseconds for attempt durations. Default: the mock's own clock. */
   elapsedMs?: () => number;
   /** Called once per attempt as soon as its outcome is known, with the delivery after it. */
   onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
   /** Stops delivery for good when it aborts: attempts in flight are aborted and not recorded, waiting ones dropped, none starts afterwards. */
   signal?: AbortSignal;
+}
+
+/** How a dispatcher gets time, IDs and the network: the user's {@link WebhookOptions} plus the mock's hooks. All injected, so runs are reproducible. */
+export interface WebhookDispatcherOptions extends WebhookOptions {
+  /** The clock: event times, attempt times and when retries fall due. Never a real timer. */
+  now: () => Date;
+  /** The next event ID (`event_` + lower-case ULID in the mock). */
+  newEventId: () => string;
+  /** Called once when a subscription is deactivated after 5 days of failures; set its `active` to false. */
+  onDeactivate?: (subscriptionId: string) => void;
+  /** The secrets that sign a subscription's attempt now (rotation: two). Default: the target's secret when it was emitted. */
+  secretsOf?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => readonly string[] | undefined;
 }
 
 /**
