@@ -11,9 +11,10 @@ import { createInbox } from "./control/inbox.js";
 import { controlRoute } from "./control/route.js";
 import { CONTROL_ROUTES } from "./control/routes.js";
 import { untilAborted } from "./lib/abort.js";
+import { MockStateError } from "./lib/errors.js";
 import { createIdFactory, type IdFactory } from "./lib/ids.js";
 import { createRandom } from "./lib/random.js";
-import type { MockApi, Outcome } from "./mock-api.js";
+import type { MockApi, MockTenant, Outcome } from "./mock-api.js";
 import { documentRoutes } from "./openapi/routes.js";
 import { apiRoutes } from "./operations/index.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
@@ -24,13 +25,13 @@ import { createHandler, type HandlerOptions, type MockHandler } from "./pipeline
 import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
 import { createRequestLog, type LoggedRequest } from "./pipeline/request-log.js";
 import type { Route } from "./pipeline/route.js";
-import { createMockState } from "./state/index.js";
+import { createMockState, type MockState } from "./state/index.js";
 import { restoreStore } from "./state/snapshot.js";
-import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
-import { createTenant } from "./state/tenants.js";
+import { createStore, type EventSink, STREAMS, type Store, timestamp } from "./state/store.js";
+import { createTenant, newApiKey, replaceTenantData } from "./state/tenants.js";
 import { createWebhookDispatcher } from "./webhooks/index.js";
 
-export type { MockApi, MockWebhooks, Outcome } from "./mock-api.js";
+export type { IsolatedTenant, MockApi, MockTenant, MockWebhooks, Outcome } from "./mock-api.js";
 
 /**
  * What the adapters built on the core (the server) reuse from it instead of keeping their own
@@ -54,6 +55,11 @@ export interface MockCore {
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
+
+/** The events of a start state built apart (a tenant's reset): made, never delivered. */
+const quietSink =
+  (store: () => Store): EventSink =>
+  (type, data) => ({ id: store().newEventId(), type, createdAt: timestamp(store()), data });
 
 /**
  * The core of a mock made by {@link createMockApi}.
@@ -124,12 +130,39 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
         return event;
       },
     });
-    const byTenant = new Map<string | undefined, string[]>();
-    for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
-    for (const [id, apiKeys] of byTenant) createTenant(store, id === undefined ? { apiKeys } : { id, apiKeys });
-    resolved.fixtures?.(state);
+    seedStart(store, state);
   }
   initialise();
+
+  /** The configured tenants and keys, then the fixtures: what a store holds at the start. */
+  function seedStart(into: Store, over: MockState): void {
+    const byTenant = new Map<string | undefined, string[]>();
+    for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
+    for (const [id, apiKeys] of byTenant) createTenant(into, id === undefined ? { apiKeys } : { id, apiKeys });
+    resolved.fixtures?.(over);
+  }
+
+  /**
+   * One tenant back to its start: its data as a start state built apart gives it (empty for a
+   * tenant made later), its faults, logged requests, events and deliveries forgotten; its keys kept.
+   */
+  function resetTenant(tenantId: string): void {
+    const start = createStore({ clock: resolved.clock, seed: resolved.seed, sink: quietSink(() => start) });
+    seedStart(
+      start,
+      createMockState(() => start),
+    );
+    replaceTenantData(store, tenantId, start.tenants.get(tenantId));
+    faults.clearTenant(tenantId);
+    requestLog.forgetTenant(tenantId);
+    dispatcher.forgetTenant(tenantId);
+    changes.announce(tenantId, { kind: "reset" });
+  }
+
+  const scopeOf = (tenantId: string): MockTenant => {
+    if (!store.tenants.has(tenantId)) throw new MockStateError(`no tenant ${JSON.stringify(tenantId)}`);
+    return { tenantId, faults: faults.forTenant(tenantId), requests: () => requestsOf(tenantId), reset: () => resetTenant(tenantId) };
+  };
 
   const record = (entry: LoggedRequest): void => {
     requestLog.record(entry);
@@ -144,7 +177,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
         store: current,
         basePath: resolved.basePath,
         newRequestId: (atMs) => requestIds.next("req", atMs),
-        takeFaults: faults.take,
+        faults,
         record,
       },
       { ...extra, routes: [...routes, ...(extra.routes ?? [])] },
@@ -178,6 +211,12 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
     changes,
     baseUrl: resolved.baseUrl,
+    isolate() {
+      const apiKey = newApiKey();
+      const { id } = createTenant(store, { apiKeys: [apiKey] });
+      return { ...scopeOf(id), apiKey };
+    },
+    tenant: scopeOf,
     reset() {
       faults.api.clear();
       requestLog.api.clear();

@@ -7,7 +7,7 @@
 import type { WebhookEvent } from "../src/schemas/index.js";
 import type { MockChanges } from "./pipeline/changes.js";
 import type { MockFaults } from "./pipeline/faults.js";
-import type { RequestLog } from "./pipeline/request-log.js";
+import type { LoggedRequest, RequestLog } from "./pipeline/request-log.js";
 import type { MockState } from "./state/index.js";
 import type { Delivery, DeliveryAttempt } from "./webhooks/index.js";
 
@@ -33,6 +33,31 @@ export interface MockWebhooks {
   redeliver(eventId: string): Promise<DeliveryAttempt[]>;
   /** How many attempts are in flight now. */
   inFlight(): number;
+}
+
+/**
+ * One tenant's part of a mock: the faults that apply to its requests only, its requests, and a
+ * reset of its own. Tests running side by side each take one and never see each other's.
+ */
+export interface MockTenant {
+  /** The tenant's ID: pass it as `tenantId` to `api.state` helpers. */
+  readonly tenantId: string;
+  /** Faults for this tenant's requests only; `clear()` and `pending()` keep to its own. */
+  readonly faults: MockFaults;
+  /** The requests this tenant made since it was created or reset, oldest first. */
+  requests(): LoggedRequest[];
+  /**
+   * Back to the tenant's start: the data the configured fixtures give it (none for a tenant made by
+   * `isolate()`), its faults, requests, events and deliveries forgotten. Its keys stay valid; other
+   * tenants are not touched.
+   */
+  reset(): void;
+}
+
+/** A tenant made for one test by `api.isolate()`, with the key that reaches it (a secret: never log it). */
+export interface IsolatedTenant extends MockTenant {
+  /** Send it as `x-api-key` (`createClient({ apiKey })`): it reaches this tenant only. */
+  readonly apiKey: string;
 }
 
 /** A mock of the API. */
@@ -61,6 +86,17 @@ export interface MockApi {
   readonly changes: MockChanges;
   /** The base URL served (origin and path, no trailing slash, no `/v0`). */
   readonly baseUrl: string;
+  /**
+   * A new, empty tenant and a new random key for it, for one test: its data, faults, request log
+   * and reset are its own, so concurrent tests sharing one mock never see each other's. Works with
+   * `api.fetch`, the MSW handlers and the server alike (it is just a key). `api.reset()` removes it.
+   */
+  isolate(): IsolatedTenant;
+  /**
+   * The faults, requests and reset of an existing tenant (a configured one, say).
+   * @throws {MockStateError} for an unknown tenant
+   */
+  tenant(tenantId: string): MockTenant;
   /** Back to the initial state: the configured tenants and keys, fixtures re-run, IDs restarted, faults, log and deliveries cleared. */
   reset(): void;
 }

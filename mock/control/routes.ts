@@ -6,7 +6,9 @@
  */
 import { Page } from "../../src/schemas/index.js";
 import type { MockApi } from "../mock-api.js";
-import { type ControlRoute, missingReference, notFound } from "./route.js";
+import { compileMatch } from "../pipeline/fault-match.js";
+import type { MockFaults } from "../pipeline/faults.js";
+import { type ControlRoute, missingReference, notFound, Refusal } from "./route.js";
 import {
   ControlFault,
   ControlPageCreate,
@@ -14,7 +16,9 @@ import {
   ControlPageVersionCreate,
   ControlPageVersionProcess,
   ControlProspectLogQuery,
+  ControlResetQuery,
   ControlSubscriptionCreate,
+  IsolatedTenantSchema,
   LoggedRequestSchema,
   listOf,
   PageGroupRecordSchema,
@@ -28,18 +32,38 @@ import {
 } from "./schemas.js";
 import { WEBHOOK_ROUTES } from "./webhook-routes.js";
 
-/** Arms one fault through `api.faults` (`times: null` lasts until the faults are cleared). */
-function armFault(api: MockApi, fault: ControlFault): void {
-  const scope = { operation: fault.operation, times: fault.times === null ? Infinity : fault.times };
-  if (fault.kind === "status") api.faults.status(fault.status, { ...scope, retryAfter: fault.retryAfter });
-  else if (fault.kind === "latency") api.faults.latency(fault.ms, scope);
-  else if (fault.kind === "network-error") api.faults.networkError({ ...scope, afterProcessing: fault.afterProcessing });
-  else api.faults.malformedBody(scope);
+/** Arms one fault for the caller's tenant (`times: null` lasts until the faults are cleared); a match naming no field of the operation is refused. */
+function armFault(faults: MockFaults, fault: ControlFault): Refusal | undefined {
+  if (fault.match !== undefined) {
+    const compiled = compileMatch(fault.operation ?? "all", fault.match);
+    if (Array.isArray(compiled)) {
+      return new Refusal(
+        400,
+        "The match names what this fault's operation does not have (see errors).",
+        compiled.map(({ field, detail }) => ({ pointer: field === "" ? "/match" : `/match/${field}`, code: "invalid_value", detail })),
+      );
+    }
+  }
+  const scope = {
+    operation: fault.operation,
+    times: fault.times === null ? Infinity : fault.times,
+    ...(fault.match !== undefined && { match: fault.match }),
+  };
+  if (fault.kind === "status") faults.status(fault.status, { ...scope, retryAfter: fault.retryAfter });
+  else if (fault.kind === "latency") faults.latency(fault.ms, scope);
+  else if (fault.kind === "network-error") faults.networkError({ ...scope, afterProcessing: fault.afterProcessing });
+  else faults.malformedBody(scope);
+  return undefined;
 }
 
-/** The armed faults as JSON (an unlimited fault has `remaining: null`). */
-function pendingFaults(api: MockApi): unknown {
-  const data = api.faults.pending().map((entry) => ({ ...entry, remaining: Number.isFinite(entry.remaining) ? entry.remaining : null }));
+/** The faults armed for the caller's tenant, as JSON (an unlimited fault has `remaining: null`). */
+function pendingFaults(faults: MockFaults): unknown {
+  const data = faults.pending().map(({ fault, operation, match, remaining }) => ({
+    fault,
+    operation,
+    ...(match && { match }),
+    remaining: Number.isFinite(remaining) ? remaining : null,
+  }));
   return { data };
 }
 
@@ -65,9 +89,27 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: "POST",
     path: "/__mock/reset",
     operationId: "resetMock",
-    summary: "Reset the whole mock to its start state (fixtures re-run, log and faults cleared)",
+    summary:
+      "Reset your tenant to its start state (its fixtures again, its requests, faults and deliveries forgotten); with ?scope=server the whole mock, every tenant",
+    query: ControlResetQuery,
     response: ResetResult,
-    run: ({ api }) => (api.reset(), { reset: true }),
+    run({ api, tenantId, query }) {
+      if (query.scope === "server") api.reset();
+      else api.tenant(tenantId).reset();
+      return { reset: true, scope: query.scope ?? "tenant" };
+    },
+  },
+  {
+    method: "POST",
+    path: "/__mock/tenants",
+    operationId: "createIsolatedTenant",
+    summary: "Create a new, empty tenant with a new random API key, for one test or CI job: its data, faults, requests and reset are its own",
+    status: 201,
+    response: IsolatedTenantSchema,
+    run({ api }) {
+      const { tenantId, apiKey } = api.isolate();
+      return { tenantId, apiKey };
+    },
   },
   {
     method: "POST",
@@ -180,29 +222,34 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: "GET",
     path: "/__mock/faults",
     operationId: "listFaults",
-    summary: "List the faults still armed",
+    summary: "List the faults still armed for your tenant",
     response: listOf(PendingFaultSchema),
-    run: ({ api }) => pendingFaults(api),
+    run: ({ api, tenantId }) => pendingFaults(api.tenant(tenantId).faults),
   },
   {
     method: "POST",
     path: "/__mock/faults",
     operationId: "injectFault",
-    summary: "Arm a fault (status, latency, dropped connection, malformed body) for the next API calls",
+    summary: "Arm a fault (status, latency, dropped connection, malformed body) for your tenant's next API calls, or only those a match names",
     body: ControlFault,
     status: 201,
     response: listOf(PendingFaultSchema),
-    announces: "all",
-    run: ({ api, body }) => (armFault(api, body), pendingFaults(api)),
+    run({ api, tenantId, body }) {
+      const { faults } = api.tenant(tenantId);
+      return armFault(faults, body) ?? pendingFaults(faults);
+    },
   },
   {
     method: "DELETE",
     path: "/__mock/faults",
     operationId: "clearFaults",
-    summary: "Disarm every fault",
-    announces: "all",
+    summary: "Disarm every fault of your tenant",
     response: listOf(PendingFaultSchema),
-    run: ({ api }) => (api.faults.clear(), pendingFaults(api)),
+    run({ api, tenantId }) {
+      const { faults } = api.tenant(tenantId);
+      faults.clear();
+      return pendingFaults(faults);
+    },
   },
   ...WEBHOOK_ROUTES,
 ];

@@ -8,6 +8,7 @@
 import * as z from "zod/mini";
 import { OPERATIONS } from "../../src/operations.js";
 import { DateTime, JsonObjectSchema, OpaqueId, Page, WebhookEventKind } from "../../src/schemas/index.js";
+import { FaultMatchSchema } from "../pipeline/fault-match.js";
 import { FaultSchema } from "../pipeline/faults.js";
 import { LoggedRequestSchema } from "../pipeline/request-log.js";
 import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
@@ -48,9 +49,13 @@ export const FaultOperation = z.enum(["all", ...OPERATIONS]);
 /** How many calls a fault lasts: a positive integer, or `null` for every call until the faults are cleared. */
 const FaultTimes = z.nullable(z.int().check(z.gte(1)));
 
-const faultScope = { operation: z.optional(FaultOperation), times: z.optional(FaultTimes) };
+const faultScope = { operation: z.optional(FaultOperation), times: z.optional(FaultTimes), match: z.optional(FaultMatchSchema) };
 
-/** `POST /__mock/faults`: one fault for the next calls (default: the next call of any operation). */
+/**
+ * `POST /__mock/faults`: one fault for the caller's tenant's next calls (default: the next call of
+ * any operation); `match` narrows it to the requests of `operation` whose path parameters and body
+ * fields equal the values given.
+ */
 export const ControlFault = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("status"),
@@ -92,20 +97,27 @@ export const TenantStateSchema = z.object({
   webhookSubscriptions: z.array(SubscriptionListingSchema),
 });
 
-/** A fault still armed; `remaining: null` lasts until the faults are cleared. */
+/** A fault still armed; `remaining: null` lasts until the faults are cleared; without `match` it applies to every call of its operation. */
 export const PendingFaultSchema = z.object({
   fault: FaultSchema,
   operation: FaultOperation,
+  match: z.optional(FaultMatchSchema),
   remaining: z.nullable(z.int()),
 });
+
+/** `POST /__mock/reset` query: `scope=server` resets the whole mock (every tenant); the default, `tenant`, the caller's. */
+export const ControlResetQuery = z.strictObject({ scope: z.optional(z.enum(["tenant", "server"])) });
+
+/** `POST /__mock/tenants`' answer: the new tenant and its key (a secret: keep it out of logs). */
+export const IsolatedTenantSchema = z.object({ tenantId: OpaqueId, apiKey: z.string() });
 
 /** A list answer: `{ data: [...] }`, oldest first. */
 export function listOf<Item extends z.ZodMiniType>(item: Item) {
   return z.object({ data: z.array(item) });
 }
 
-/** `POST /__mock/reset`'s answer. */
-export const ResetResult = z.object({ reset: z.literal(true) });
+/** `POST /__mock/reset`'s answer: what was reset. */
+export const ResetResult = z.object({ reset: z.literal(true), scope: z.enum(["tenant", "server"]) });
 
 // Webhooks: events, deliveries, secrets and the built-in inbox.
 

@@ -1,12 +1,14 @@
 /**
- * Fault injection: make the next N calls (of one operation, or of any) answer an error status,
- * wait, drop the connection, or send a malformed body, to test a client's error paths.
+ * Fault injection: make the next N calls (of one operation, or of any; of every tenant, or of one;
+ * or only those that match a path parameter or body field) answer an error status, wait, drop the
+ * connection, or send a malformed body, to test a client's error paths.
  * @module
  */
 import * as z from "zod/mini";
 import { OPERATIONS, type OperationId } from "../../src/operations.js";
 import { ERROR_CODES } from "../../src/schemas/index.js";
 import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../../src/schemas/problem.js";
+import { bodyMatches, type CompiledMatch, compileMatch, type FaultMatch, paramsMatch } from "./fault-match.js";
 import { problem, type Reply } from "./reply.js";
 
 /** Which calls a fault applies to: one operation, or `"all"` (every request the mock receives). */
@@ -33,9 +35,30 @@ export interface FaultOptions {
   readonly operation?: FaultTarget;
   /** How many calls (default 1); `Infinity` until `clear()`. */
   readonly times?: number;
+  /**
+   * Only the requests of `operation` whose path parameters and top-level body fields equal these
+   * (`{ pageId: "page_1" }`, `{ source: "crm" }`); only those trigger or consume the fault.
+   */
+  readonly match?: FaultMatch;
 }
 
-/** `api.faults`: arm faults for the next calls. Faults are consumed in the order they were armed. */
+/** One armed fault, as `pending()` lists it. */
+export interface PendingFault {
+  readonly fault: Fault;
+  readonly operation: FaultTarget;
+  /** How many calls it has left (`Infinity` until cleared). */
+  readonly remaining: number;
+  /** The match it carries (absent: every call of its operation). */
+  readonly match?: FaultMatch;
+  /** The tenant whose requests it applies to (absent: every request the mock receives). */
+  readonly tenantId?: string;
+}
+
+/**
+ * `api.faults` (every request) and a tenant's `faults` (that tenant's requests only): arm faults
+ * for the next calls. Faults are consumed in the order they were armed; one with a match on body
+ * fields is looked at once the body is read, after those without.
+ */
 export interface MockFaults {
   /**
    * The next calls answer `status` (400–599) with a problem body; a 429 carries `Retry-After`.
@@ -48,10 +71,10 @@ export interface MockFaults {
   networkError(options?: FaultOptions & { readonly afterProcessing?: boolean }): void;
   /** The next calls are processed, then answered with a body that is not valid JSON. */
   malformedBody(options?: FaultOptions): void;
-  /** Disarms every fault. */
+  /** Disarms every fault it armed (`api.faults`: every fault of the mock). */
   clear(): void;
-  /** The faults still armed, with how many calls each has left. */
-  pending(): { fault: Fault; operation: FaultTarget; remaining: number }[];
+  /** The faults still armed (`api.faults`: all of them; a tenant's: its own), with how many calls each has left. */
+  pending(): PendingFault[];
 }
 
 /** The faults that apply to one call: at most one latency and one other. */
@@ -60,74 +83,142 @@ export interface TakenFaults {
   readonly fault: Exclude<Fault, { kind: "latency" }> | null;
 }
 
+/** What a fault is matched against: the request's operation, its caller's tenant and its path parameters. */
+export interface FaultRequest {
+  readonly operation: OperationId | null;
+  readonly tenantId: string | null;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** The fault registry of one mock: `api` for tests, `forTenant` for a tenant's, `take` and `takeByBody` for the pipeline. */
+export interface FaultRegistry {
+  readonly api: MockFaults;
+  /** The faults of one tenant: armed for its requests only; `clear` and `pending` keep to its own. */
+  forTenant(tenantId: string): MockFaults;
+  /** Disarms the faults armed for one tenant. */
+  clearTenant(tenantId: string): void;
+  /** The faults a request takes before its body is read (none armed: at once, nothing allocated). */
+  take(request: FaultRequest): TakenFaults;
+  /** Then those whose match reads the body, for the slots still empty (none armed: `taken` itself). */
+  takeByBody(request: FaultRequest, body: unknown, taken: TakenFaults): TakenFaults;
+}
+
 /** What a call takes when nothing is armed (the common case: no search, no allocation). */
 const NO_FAULTS: TakenFaults = Object.freeze({ latencyMs: 0, fault: null });
 
 interface Armed {
   readonly fault: Fault;
   readonly operation: FaultTarget;
+  readonly match: FaultMatch | null;
+  readonly compiled: CompiledMatch;
+  readonly tenantId: string | null;
   remaining: number;
 }
 
-function checkOptions(options: FaultOptions): { operation: FaultTarget; times: number } {
-  const { operation = "all", times = 1 } = options;
+function checkOptions(options: FaultOptions): { operation: FaultTarget; times: number; match: FaultMatch | null; compiled: CompiledMatch } {
+  const { operation = "all", times = 1, match } = options;
   if (operation !== "all" && !OPERATIONS.includes(operation)) {
     throw new TypeError(`faults: operation must be "all" or one of ${OPERATIONS.join(", ")}`);
   }
   if (!(times === Infinity || (Number.isInteger(times) && times > 0))) {
     throw new TypeError("faults: times must be a positive integer or Infinity");
   }
-  return { operation, times };
+  if (match !== undefined && (typeof match !== "object" || match === null || Array.isArray(match))) {
+    throw new TypeError("faults: match must be an object of field names and values");
+  }
+  const compiled = compileMatch(operation, match ?? {});
+  if (Array.isArray(compiled)) throw new TypeError(`faults: ${compiled.map((p) => p.detail).join("; ")}`);
+  return { operation, times, match: match === undefined ? null : { ...match }, compiled };
 }
 
-/** The fault registry of one mock: `api` for tests, `take` for the pipeline. */
-export function createFaults(): { api: MockFaults; take(operation: OperationId | null): TakenFaults } {
-  let armed: Armed[] = [];
-  const arm = (fault: Fault, options: FaultOptions) => {
-    const { operation, times } = checkOptions(options);
-    armed.push({ fault, operation, remaining: times });
+/** A `MockFaults` over one registry: how it arms, clears and lists (every fault, or one tenant's). */
+function armingApi(arm: (fault: Fault, options: FaultOptions) => void, clear: () => void, pending: () => PendingFault[]): MockFaults {
+  return {
+    status(status, options = {}) {
+      if (!Number.isInteger(status) || status < 400 || status > 599) throw new TypeError("faults: status must be an integer from 400 to 599");
+      const { retryAfter = status === 429 ? 1 : undefined } = options;
+      if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && retryAfter >= 0)) {
+        throw new TypeError("faults: retryAfter must be a whole number of seconds");
+      }
+      arm({ kind: "status", status, retryAfterSeconds: retryAfter ?? null }, options);
+    },
+    latency(ms, options = {}) {
+      if (!(Number.isFinite(ms) && ms >= 0)) throw new TypeError("faults: latency must be a finite number of milliseconds >= 0");
+      arm({ kind: "latency", ms }, options);
+    },
+    networkError(options = {}) {
+      arm({ kind: "network-error", afterProcessing: options.afterProcessing ?? false }, options);
+    },
+    malformedBody(options = {}) {
+      arm({ kind: "malformed-body" }, options);
+    },
+    clear,
+    pending,
   };
-  const consume = (operation: OperationId | null, latency: boolean): Fault | null => {
-    const entry = armed.find((a) => (a.fault.kind === "latency") === latency && (a.operation === "all" || a.operation === operation));
+}
+
+const listed = ({ fault, operation, match, remaining, tenantId }: Armed): PendingFault => ({
+  fault,
+  operation,
+  remaining,
+  ...(match !== null && { match }),
+  ...(tenantId !== null && { tenantId }),
+});
+
+/** Creates the fault registry of one mock. */
+export function createFaults(): FaultRegistry {
+  let armed: Armed[] = [];
+  /** How many armed faults read the body: none, and `takeByBody` costs nothing. */
+  let byBody = 0;
+  const remove = (keep: (entry: Armed) => boolean) => {
+    armed = armed.filter(keep);
+    byBody = armed.filter((entry) => entry.compiled.body.length > 0).length;
+  };
+  const armFor = (tenantId: string | null) => (fault: Fault, options: FaultOptions) => {
+    const { operation, times, match, compiled } = checkOptions(options);
+    armed.push({ fault, operation, match, compiled, tenantId, remaining: times });
+    if (compiled.body.length > 0) byBody += 1;
+  };
+  const applies = (entry: Armed, request: FaultRequest, latency: boolean) =>
+    (entry.fault.kind === "latency") === latency &&
+    (entry.tenantId === null || entry.tenantId === request.tenantId) &&
+    (entry.operation === "all" || entry.operation === request.operation) &&
+    paramsMatch(entry.compiled, request.params);
+  const consume = (request: FaultRequest, latency: boolean, body: { value: unknown } | null): Fault | null => {
+    const entry = armed.find(
+      (a) =>
+        applies(a, request, latency) &&
+        (body === null ? a.compiled.body.length === 0 : a.compiled.body.length > 0 && bodyMatches(a.compiled, body.value)),
+    );
     if (entry === undefined) return null;
     entry.remaining -= 1;
-    if (entry.remaining <= 0) armed = armed.filter((a) => a !== entry);
+    if (entry.remaining <= 0) remove((a) => a !== entry);
     return entry.fault;
   };
+  const takeInto = (request: FaultRequest, body: { value: unknown } | null, taken: TakenFaults): TakenFaults => {
+    const latency = taken.latencyMs === 0 ? consume(request, true, body) : null;
+    const fault = taken.fault === null ? consume(request, false, body) : null;
+    if (latency === null && fault === null) return taken;
+    return {
+      latencyMs: latency?.kind === "latency" ? latency.ms : taken.latencyMs,
+      fault: fault !== null && fault.kind !== "latency" ? fault : taken.fault,
+    };
+  };
   return {
-    api: {
-      status(status, options = {}) {
-        if (!Number.isInteger(status) || status < 400 || status > 599) throw new TypeError("faults: status must be an integer from 400 to 599");
-        const { retryAfter = status === 429 ? 1 : undefined } = options;
-        if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && retryAfter >= 0)) {
-          throw new TypeError("faults: retryAfter must be a whole number of seconds");
-        }
-        arm({ kind: "status", status, retryAfterSeconds: retryAfter ?? null }, options);
-      },
-      latency(ms, options = {}) {
-        if (!(Number.isFinite(ms) && ms >= 0)) throw new TypeError("faults: latency must be a finite number of milliseconds >= 0");
-        arm({ kind: "latency", ms }, options);
-      },
-      networkError(options = {}) {
-        arm({ kind: "network-error", afterProcessing: options.afterProcessing ?? false }, options);
-      },
-      malformedBody(options = {}) {
-        arm({ kind: "malformed-body" }, options);
-      },
-      clear() {
-        armed = [];
-      },
-      pending: () => armed.map(({ fault, operation, remaining }) => ({ fault, operation, remaining })),
-    },
-    take(operation) {
-      if (armed.length === 0) return NO_FAULTS;
-      const latency = consume(operation, true);
-      const fault = consume(operation, false);
-      return {
-        latencyMs: latency?.kind === "latency" ? latency.ms : 0,
-        fault: fault?.kind === "latency" ? null : fault,
-      };
-    },
+    api: armingApi(
+      armFor(null),
+      () => remove(() => false),
+      () => armed.map(listed),
+    ),
+    forTenant: (tenantId) =>
+      armingApi(
+        armFor(tenantId),
+        () => remove((entry) => entry.tenantId !== tenantId),
+        () => armed.filter((entry) => entry.tenantId === tenantId).map(listed),
+      ),
+    clearTenant: (tenantId) => remove((entry) => entry.tenantId !== tenantId),
+    take: (request) => (armed.length === 0 ? NO_FAULTS : takeInto(request, null, NO_FAULTS)),
+    takeByBody: (request, body, taken) => (byBody === 0 ? taken : takeInto(request, { value: body }, taken)),
   };
 }
 

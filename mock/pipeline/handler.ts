@@ -6,8 +6,10 @@
  * 1. who may ask (the server's `Host` and `Origin` checks) and CORS preflights;
  * 2. the route, from the one route table;
  * 3. the caller's key (before anything else of the request: 401 wins over 400, 404 and 405);
- * 4. faults (API requests): a status, a dropped connection, a latency, a malformed body;
- * 5. route errors (404, 405 with `Allow`), the body (415, 413, 400) and the query (400);
+ * 4. faults (API requests; a tenant's own apply to its key's requests only): a status, a dropped
+ *    connection, a latency, a malformed body;
+ * 5. route errors (404, 405 with `Allow`), the body (415, 413, 400) and the query (400); then the
+ *    faults matched on body fields, which only a readable body can trigger;
  * 6. the route itself, awaited; then rendering (problem bodies, `x-request-id`, HEAD, CORS),
  *    the request log and the answered-request hook.
  *
@@ -21,7 +23,7 @@ import type { TenantData } from "../state/tenant-data.js";
 import { authenticate } from "./auth.js";
 import { NO_BODY, parseJsonBody } from "./body.js";
 import type { Exposure } from "./exposure.js";
-import { faultReply, malformed, type TakenFaults } from "./faults.js";
+import { type FaultRegistry, type FaultRequest, faultReply, malformed } from "./faults.js";
 import { fieldErrorsOf, invalidFields, problem, type Reply, render } from "./reply.js";
 import type { MockRequest, MockResponse } from "./request.js";
 import type { LoggedRequest } from "./request-log.js";
@@ -56,8 +58,8 @@ export interface HandlerCore {
   readonly basePath: string;
   /** A new `req_` ID for the time `atMs`. */
   newRequestId(atMs: number): string;
-  /** The faults one API request takes (none armed: at once, nothing allocated). */
-  takeFaults(operation: Route["operation"] | null): TakenFaults;
+  /** The faults API requests take: first those needing no body (none armed: at once, nothing allocated), then those matched on body fields. */
+  readonly faults: Pick<FaultRegistry, "take" | "takeByBody">;
   /** Logs an answered API request. */
   record(entry: LoggedRequest): void;
 }
@@ -76,6 +78,8 @@ export interface HandlerOptions {
 
 /** The mock's handler: an answer, or `null` for a dropped connection. Never rejects. */
 export type MockHandler = (request: MockRequest) => Promise<MockResponse | null>;
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -150,15 +154,20 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
     if (auth.ok) decision.tenant = auth.tenant;
     const keyFirst = match.kind === "route" ? match.route.public !== true : match.kind === "wrong-method" ? !match.publicOnly : fallback.keyFirst;
 
-    const taken = area === "api" ? core.takeFaults(decision.route?.operation ?? null) : null;
-    const latency = (taken?.latencyMs ?? 0) + (area === "api" ? baseLatency : 0);
+    const faultRequest: FaultRequest = {
+      operation: decision.route?.operation ?? null,
+      tenantId: decision.tenant?.record.id ?? null,
+      params: match.kind === "route" ? match.params : NO_PARAMS,
+    };
+    let taken = area === "api" ? core.faults.take(faultRequest) : null;
+    let latency = (taken?.latencyMs ?? 0) + (area === "api" ? baseLatency : 0);
     let waited = latency === 0;
     const delay = () => {
       if (waited) return undefined;
       waited = true;
       return sleep(latency);
     };
-    const fault = taken?.fault ?? null;
+    let fault = taken?.fault ?? null;
     if (fault?.kind === "network-error" && !fault.afterProcessing) return;
 
     let reply: Reply | null;
@@ -178,8 +187,21 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
       if ("reply" in input) reply = input.reply;
       else {
         decision.body = input.body;
-        const context = { request, requestId, params: match.params, tenant: decision.tenant, body: input.body, query: input.query, delay };
-        reply = await match.route.run(context);
+        // Faults matched on body fields: taken now that the body is known, for the slots still empty.
+        const more = taken === null ? null : core.faults.takeByBody(faultRequest, input.body, taken);
+        if (more !== null && more !== taken) {
+          const added = more.latencyMs - taken!.latencyMs;
+          latency += added;
+          waited &&= added === 0;
+          taken = more;
+          fault = more.fault;
+          if (fault?.kind === "network-error" && !fault.afterProcessing) return;
+        }
+        if (fault?.kind === "status") reply = faultReply(requestId, fault.status, fault.retryAfterSeconds);
+        else {
+          const context = { request, requestId, params: match.params, tenant: decision.tenant, body: input.body, query: input.query, delay };
+          reply = await match.route.run(context);
+        }
       }
     }
     const waiting = delay();

@@ -94,6 +94,8 @@ export interface RequestLogCore {
   ofTenant(tenantId: string, withUnowned: boolean): LoggedRequest[];
   /** Changes how many entries are kept (the oldest beyond it are dropped at once). */
   retain(limit: number): void;
+  /** Forgets the entries of one tenant (a tenant's reset). */
+  forgetTenant(tenantId: string): void;
 }
 
 /** Checks a `retainedRequests` value. */
@@ -142,6 +144,9 @@ export function createRequestLog(secrets: () => Iterable<string> = () => [], lim
       kept()
         .filter((entry) => entry.tenantId === tenantId || (withUnowned && entry.tenantId === null))
         .map((entry) => clean(entry)!),
+    forgetTenant(tenantId) {
+      entries = entries.filter((entry) => entry.tenantId !== tenantId);
+    },
     retain(next) {
       limit = checkRetainedRequests(next);
       entries = kept();

@@ -8,7 +8,7 @@ import { MockStateError } from "../lib/errors.js";
 import { TenantInput } from "./inputs.js";
 import type { TenantRecord } from "./records.js";
 import { type Store, timestamp } from "./store.js";
-import { createTenantData } from "./tenant-data.js";
+import { createTenantData, type TenantData } from "./tenant-data.js";
 import { assertFreeId, parseOrThrow } from "./validate.js";
 
 /**
@@ -30,4 +30,34 @@ export function createTenant(store: Store, input: unknown): TenantRecord {
   store.defaultTenantId ??= id;
   for (const key of keys) store.apiKeys.set(key, id);
   return { ...tenant.record };
+}
+
+/**
+ * A new API key for a tenant made for one test (`api.isolate()`, `POST /__mock/tenants`): `key_`
+ * and 32 hex digits from Web Crypto, never from the seed, so no one can work out another tenant's key.
+ */
+export function newApiKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `key_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * A tenant's reset: it gets the data of `start` (the same tenant in a freshly built start state;
+ * none: empty), keeping its record and its API keys. The other tenants are not touched.
+ * @param store - the current state
+ * @param tenantId - the tenant to reset (unknown: nothing happens)
+ * @param start - the tenant's data in a start state built apart (fixtures run there), or undefined
+ */
+export function replaceTenantData(store: Store, tenantId: string, start: TenantData | undefined): void {
+  const tenant = store.tenants.get(tenantId);
+  if (tenant === undefined) return;
+  const fresh = createTenantData(tenant.record, store.registerId);
+  if (start !== undefined) {
+    for (const [field, collection] of Object.entries(fresh) as [keyof TenantData, unknown][]) {
+      if (!(collection instanceof Map)) continue;
+      // Each index copied as it is: stored through the fresh maps, the IDs are registered in this store.
+      for (const [key, value] of start[field] as Map<string, unknown>) (collection as Map<string, unknown>).set(key, value);
+    }
+  }
+  store.tenants.set(tenantId, fresh);
 }

@@ -244,6 +244,13 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     /** How many attempts are in flight now (not counting those waiting for a slot). */
     inFlight: () => line.held(),
 
+    /** Forgets one tenant's events and deliveries (a tenant's reset): its pending ones are cancelled; attempts in flight end unrecorded. */
+    forgetTenant(tenantId: string): void {
+      for (const record of records) if (record.tenantId === tenantId && record.status === "pending") settle(record, "cancelled");
+      records = records.filter((record) => record.tenantId !== tenantId);
+      events = events.filter((entry) => entry.tenantId !== tenantId);
+    },
+
     /** Forgets every delivery and failure record; attempts in flight are aborted, unrecorded, and keep their slots until they end. */
     reset(): void {
       generation += 1;

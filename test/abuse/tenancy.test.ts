@@ -165,8 +165,6 @@ type Expectation =
   | { readonly like: "missing"; readonly status: number }
   /** It lists: nothing of the other tenant is listed, also right after the other tenant was busy. */
   | { readonly like: "listing" }
-  /** It acts on the whole mock (reset, faults) and names no tenant data: its answer carries none. */
-  | { readonly like: "mock-wide" }
   /** It acts on or lists the caller's own webhook records only: its answer names no other tenant. */
   | { readonly like: "own"; readonly status: number };
 
@@ -177,7 +175,9 @@ interface ControlRow {
 }
 
 const CONTROL_ROWS: readonly ControlRow[] = [
-  { operationId: "resetMock", request: () => ({ method: "POST", path: "/__mock/reset" }), expect: { like: "mock-wide" } },
+  // A reset with a tenant's key resets that tenant only: the other's data stays as it was.
+  { operationId: "resetMock", request: () => ({ method: "POST", path: "/__mock/reset" }), expect: { like: "own", status: 200 } },
+  { operationId: "createIsolatedTenant", request: () => ({ method: "POST", path: "/__mock/tenants" }), expect: { like: "own", status: 201 } },
   // An ID is per tenant: the other tenant's is as free as an unused one, and the record is the caller's.
   {
     operationId: "createPageGroup",
@@ -260,13 +260,14 @@ const CONTROL_ROWS: readonly ControlRow[] = [
     expect: { like: "missing", status: 404 },
   },
   { operationId: "listInbox", request: (_, t) => ({ method: "GET", path: `/__mock/inbox/${t.tenantId}` }), expect: { like: "own", status: 200 } },
-  { operationId: "listFaults", request: () => ({ method: "GET", path: "/__mock/faults" }), expect: { like: "mock-wide" } },
+  // Faults belong to the tenant that armed them: listed, armed and cleared within it.
+  { operationId: "listFaults", request: () => ({ method: "GET", path: "/__mock/faults" }), expect: { like: "own", status: 200 } },
   {
     operationId: "injectFault",
     request: () => ({ method: "POST", path: "/__mock/faults", json: { kind: "latency", ms: 1, times: 1 } }),
-    expect: { like: "mock-wide" },
+    expect: { like: "own", status: 201 },
   },
-  { operationId: "clearFaults", request: () => ({ method: "DELETE", path: "/__mock/faults" }), expect: { like: "mock-wide" } },
+  { operationId: "clearFaults", request: () => ({ method: "DELETE", path: "/__mock/faults" }), expect: { like: "own", status: 200 } },
 ];
 
 async function send(caller: TenantData, sent: Sent): Promise<{ status: number; text: string; body: any }> {
@@ -308,7 +309,7 @@ describe("every control route: another tenant's data is out of reach", () => {
     const before = tenantView(other);
     const sent = row.request(caller, other);
     const answer = await send(caller, sent);
-    if (row.operationId !== "resetMock") expect(tenantView(other)).toBe(before);
+    expect(tenantView(other)).toBe(before);
     for (const secret of secretsOf(other, JSON.stringify(sent))) expect(answer.text).not.toContain(secret);
     expect(answer.status).toBeLessThan(500);
 

@@ -1,0 +1,88 @@
+/**
+ * Faults aimed at one request: a fault's `match` names path parameters and top-level body fields
+ * of its operation, each with the value a request must carry for the fault to apply to it. The
+ * fields a match may name come from the operation table (the parameters' keys, the request
+ * schema's fields), so a new operation or field is matchable without a change here.
+ * @module
+ */
+import * as z from "zod/mini";
+import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
+
+/** A value a match compares with `===`, as the request sent it (a path parameter: decoded). */
+export type FaultMatchValue = string | number | boolean | null;
+
+/**
+ * Which requests of its operation a fault applies to: every named path parameter (`pageGroupId`,
+ * `pageId`, `subscriptionId`) and top-level body field (`source`, `email`, `active`...) equal to
+ * the value given. Needs `operation`.
+ */
+export type FaultMatch = Readonly<Record<string, FaultMatchValue>>;
+
+/** A match as JSON: field name to a string, number, boolean or null. */
+export const FaultMatchSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+/** The fields a match may name, per operation: its path parameters' keys and its body's top-level fields. */
+export const MATCH_FIELDS: Readonly<Record<OperationId, { readonly params: readonly string[]; readonly body: readonly string[] }>> =
+  /* @__PURE__ */ Object.fromEntries(
+    OPERATION_TABLE.map((row) => [
+      row.name,
+      { params: row.params.map((param) => param.key), body: "request" in row ? Object.keys(row.request.shape) : [] },
+    ]),
+  ) as never;
+
+/** A checked match, split by where its fields are read. */
+export interface CompiledMatch {
+  readonly params: readonly (readonly [string, FaultMatchValue])[];
+  readonly body: readonly (readonly [string, FaultMatchValue])[];
+}
+
+/** What is wrong with one field of a match, for a `TypeError` in process and a field error over HTTP. */
+export interface MatchProblem {
+  /** The field of the match (empty: the match as a whole). */
+  readonly field: string;
+  readonly detail: string;
+}
+
+/**
+ * Checks a match against its operation and splits it by where its fields are read.
+ * @param operation - the fault's operation (`"all"` takes no match)
+ * @param match - the fields and values
+ * @returns the compiled match, or the problems (every field that does not exist on the operation or has a wrong value)
+ */
+export function compileMatch(operation: OperationId | "all", match: FaultMatch): CompiledMatch | MatchProblem[] {
+  const entries = Object.entries(match);
+  if (operation === "all") {
+    return entries.length === 0
+      ? { params: [], body: [] }
+      : [{ field: "", detail: "a match needs an operation: name the one whose requests it matches" }];
+  }
+  const fields = MATCH_FIELDS[operation];
+  const problems: MatchProblem[] = [];
+  const params: [string, FaultMatchValue][] = [];
+  const body: [string, FaultMatchValue][] = [];
+  for (const [field, value] of entries) {
+    if (fields.params.includes(field)) {
+      if (typeof value === "string") params.push([field, value]);
+      else problems.push({ field, detail: `${field} is a path parameter of ${operation}: its value must be a string` });
+    } else if (fields.body.includes(field)) {
+      if (value === null || ["string", "number", "boolean"].includes(typeof value)) body.push([field, value]);
+      else problems.push({ field, detail: `${field}: a match compares a string, number, boolean or null` });
+    } else {
+      const known = [...fields.params, ...fields.body];
+      problems.push({ field, detail: `${operation} has no field ${JSON.stringify(field)} to match (it has ${known.join(", ") || "none"})` });
+    }
+  }
+  return problems.length > 0 ? problems : { params, body };
+}
+
+/** Whether a request's path parameters satisfy a match. */
+export function paramsMatch(match: CompiledMatch, params: Readonly<Record<string, string>>): boolean {
+  return match.params.every(([field, value]) => params[field] === value);
+}
+
+/** Whether a request's parsed JSON body satisfies a match (a body that is not an object satisfies none that names a field). */
+export function bodyMatches(match: CompiledMatch, body: unknown): boolean {
+  if (match.body.length === 0) return true;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  return match.body.every(([field, value]) => Object.hasOwn(body, field) && (body as Record<string, unknown>)[field] === value);
+}
