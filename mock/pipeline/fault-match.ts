@@ -21,12 +21,25 @@ export type FaultMatch = Readonly<Record<string, FaultMatchValue>>;
 /** A match as JSON: field name to a string, number, boolean or null. */
 export const FaultMatchSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
-/** The fields a match may name, per operation: its path parameters' keys and its body's top-level fields. */
+/** The kinds of schema whose values a match compares (an object or a list, such as `payload` or `events`, is not one). */
+const SCALARS = new Set(["string", "number", "int", "boolean", "enum", "literal", "null"]);
+
+/** Whether a body field holds a single value: its schema, once optional, default and nullable wrappers are off, is a scalar. */
+function isScalar(schema: z.ZodMiniType): boolean {
+  let def = schema._zod.def as { type: string; innerType?: z.ZodMiniType };
+  while (def.innerType !== undefined) def = def.innerType._zod.def as typeof def;
+  return SCALARS.has(def.type);
+}
+
+/** The fields a match may name, per operation: its path parameters' keys and its body's top-level scalar fields. */
 export const MATCH_FIELDS: Readonly<Record<OperationId, { readonly params: readonly string[]; readonly body: readonly string[] }>> =
   /* @__PURE__ */ Object.fromEntries(
     OPERATION_TABLE.map((row) => [
       row.name,
-      { params: row.params.map((param) => param.key), body: "request" in row ? Object.keys(row.request.shape) : [] },
+      {
+        params: row.params.map((param) => param.key),
+        body: "request" in row ? Object.entries(row.request.shape as Record<string, z.ZodMiniType>).filter(([, field]) => isScalar(field)).map(([name]) => name) : [],
+      },
     ]),
   ) as never;
 

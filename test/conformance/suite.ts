@@ -11,9 +11,11 @@ import { faultRules } from "./rules/faults.js";
 import { getPageRules } from "./rules/get-page.js";
 import { idempotencyRules } from "./rules/idempotency.js";
 import { jsonLimitRules } from "./rules/json-limits.js";
+import { matchedFaultRules } from "./rules/matched-faults.js";
 import { methodRules } from "./rules/methods.js";
 import { prospectResolutionRules } from "./rules/prospect-resolution.js";
 import { stateRules } from "./rules/state.js";
+import { tenantIsolationRules } from "./rules/tenant-isolation.js";
 import { updateSubscriptionRules } from "./rules/update-subscription.js";
 import { urlEmailRules } from "./rules/url-email.js";
 
@@ -45,6 +47,8 @@ export function defineConformanceSuite(name: string, makeTarget: MakeTarget, opt
     updateSubscriptionRules(h);
     stateRules(h);
     faultRules(h);
+    matchedFaultRules(h);
+    tenantIsolationRules(h);
     jsonLimitRules(h);
     methodRules(h);
     urlEmailRules(h);
