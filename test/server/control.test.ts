@@ -165,6 +165,74 @@ describe("reset", () => {
   });
 });
 
+describe("faults belong to the tenant that armed them, and can aim at one request", () => {
+  it("a fault armed with tenant B's key answers B's requests only; A's list and clear never see it", async () => {
+    await call("POST", "/__mock/faults", { key: KEY_B, json: { kind: "status", status: 503, times: null } });
+    expect((await call("GET", "/v0/page_groups/pagegroup_b/pages/page_b")).status).toBe(404);
+    expect((await call("GET", "/__mock/faults")).body).toEqual({ data: [] });
+    expect((await call("DELETE", "/__mock/faults")).body).toEqual({ data: [] });
+    expectProblem(await call("GET", "/v0/page_groups/pagegroup_b/pages/page_b", { key: KEY_B }), 503, "internal_error");
+    expect((await call("DELETE", "/__mock/faults", { key: KEY_B })).body).toEqual({ data: [] });
+    expect((await call("GET", "/v0/page_groups/pagegroup_b/pages/page_b", { key: KEY_B })).status).toBe(200);
+  });
+
+  it("match: only the create from the named source fails; the pending fault shows its match", async () => {
+    const fault = { kind: "status", status: 503, operation: "createProspectLog", match: { source: "crm" } };
+    const armed = await call("POST", "/__mock/faults", { json: fault });
+    expect(armed.body.data).toEqual([
+      { fault: { kind: "status", status: 503, retryAfterSeconds: null }, operation: "createProspectLog", match: { source: "crm" }, remaining: 1 },
+    ]);
+    expect((await call("POST", "/v0/prospect_logs", { json: { source: "web", payload: {} } })).status).toBe(201);
+    expectProblem(await call("POST", "/v0/prospect_logs", { json: { source: "crm", payload: {} } }), 503, "internal_error");
+    expect((await call("GET", "/__mock/faults")).body).toEqual({ data: [] });
+  });
+
+  it.each([
+    ["a field the operation does not have", { operation: "getPage", match: { source: "crm" } }, [["/match/source", "invalid_value"]]],
+    ["an object body field", { operation: "createProspectLog", match: { payload: "x" } }, [["/match/payload", "invalid_value"]]],
+    ["a path parameter given a number", { operation: "getPage", match: { pageId: 7 } }, [["/match/pageId", "invalid_value"]]],
+    ["a match without an operation", { match: { pageId: "page_b" } }, [["/match", "invalid_value"]]],
+    ["a match value that is an object", { operation: "getPage", match: { pageId: { id: "x" } } }, [["/match/pageId", "invalid"]]],
+  ])("%s: 400 naming the field, nothing armed", async (_, scope, errors) => {
+    const answer = await call("POST", "/__mock/faults", { json: { kind: "status", status: 503, ...scope } });
+    expectProblem(answer, 400, "invalid_request");
+    expect(answer.body.errors.map((error: { pointer: string; code: string }) => [error.pointer, error.code])).toEqual(errors);
+    expect((await call("GET", "/__mock/faults")).body).toEqual({ data: [] });
+  });
+});
+
+describe("tenants for one test: POST /__mock/tenants", () => {
+  it("any valid key gets a new tenant and a new random key that reaches only that tenant", async () => {
+    expectProblem(await call("POST", "/__mock/tenants", { key: null }), 401, "missing_api_key");
+    const made = await call("POST", "/__mock/tenants");
+    expect(made).toMatchObject({
+      status: 201,
+      body: { tenantId: expect.stringMatching(/^tenant_/), apiKey: expect.stringMatching(/^key_[0-9a-f]{32}$/) },
+    });
+    const { tenantId, apiKey } = made.body;
+    expect((await call("POST", "/__mock/tenants")).body.apiKey).not.toBe(apiKey);
+    expect((await call("GET", "/v0/page_groups/pagegroup_b/pages/page_b", { key: apiKey })).status).toBe(404);
+    expect((await call("POST", "/v0/prospect_logs", { key: apiKey, json: { source: "crm", payload: {} } })).status).toBe(201);
+    expect(server.api.state.prospectLogs.list({ tenantId })).toHaveLength(1);
+    expect((await call("GET", "/__mock/prospect_logs", { key: apiKey })).body.data).toHaveLength(1);
+    expect((await call("GET", "/__mock/prospect_logs")).body.data).toEqual([]);
+    expect((await call("GET", "/__mock/requests", { key: apiKey })).body.data.map((entry: { status: number }) => entry.status)).toEqual([404, 201]);
+  });
+
+  it("a reset with the tenant's key resets that tenant only; ?scope=server resets every tenant and removes the made ones", async () => {
+    const { apiKey } = (await call("POST", "/__mock/tenants")).body;
+    await call("POST", "/v0/prospect_logs", { key: apiKey, json: { source: "crm", payload: {} } });
+    await call("POST", "/v0/prospect_logs", { json: { source: "crm", payload: {} } });
+    expect(await call("POST", "/__mock/reset", { key: apiKey })).toMatchObject({ status: 200, body: { reset: true, scope: "tenant" } });
+    expect((await call("GET", "/__mock/prospect_logs", { key: apiKey })).body.data).toEqual([]);
+    expect((await call("GET", "/__mock/prospect_logs")).body.data).toHaveLength(1);
+    expect(await call("POST", "/__mock/reset?scope=server")).toMatchObject({ status: 200, body: { reset: true, scope: "server" } });
+    expect((await call("GET", "/__mock/prospect_logs")).body.data).toEqual([]);
+    expectProblem(await call("GET", "/__mock/prospect_logs", { key: apiKey }), 401, "invalid_api_key");
+    expectProblem(await call("POST", "/__mock/reset?scope=everything"), 400, "invalid_request");
+  });
+});
+
 describe("validation like the API's own", () => {
   it.each([
     ["an unknown field", "/__mock/pages", { customname: "x" }, [["/customname", "unknown_field"]]],
