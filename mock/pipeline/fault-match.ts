@@ -38,7 +38,12 @@ export const MATCH_FIELDS: Readonly<Record<OperationId, { readonly params: reado
       row.name,
       {
         params: row.params.map((param) => param.key),
-        body: "request" in row ? Object.entries(row.request.shape as Record<string, z.ZodMiniType>).filter(([, field]) => isScalar(field)).map(([name]) => name) : [],
+        body:
+          "request" in row
+            ? Object.entries(row.request.shape as Record<string, z.ZodMiniType>)
+                .filter(([, field]) => isScalar(field))
+                .map(([name]) => name)
+            : [],
       },
     ]),
   ) as never;

@@ -93,6 +93,7 @@ const ADAPTERS = [
 describe.each(ADAPTERS)("50 concurrent tests, each with its own tenant, through $name", ({ tenant: makeTenant }) => {
   // The fixture docs/testing.md shows: every test gets its own tenant, reset when it ends.
   const test = base.extend<{ tenant: Tenant }>({
+    // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern (it has none)
     tenant: async ({}, use) => {
       const tenant = await makeTenant();
       await use(tenant);
