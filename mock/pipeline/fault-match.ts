@@ -8,7 +8,7 @@
 import * as z from "zod/mini";
 import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
 
-/** A value a match compares with `===`, as the request sent it (a path parameter: decoded). */
+/** A value a match compares with `===`, as the request sent it (a path parameter: decoded); null matches a field sent as null. */
 export type FaultMatchValue = string | number | boolean | null;
 
 /**
@@ -21,32 +21,32 @@ export type FaultMatch = Readonly<Record<string, FaultMatchValue>>;
 /** A match as JSON: field name to a string, number, boolean or null. */
 export const FaultMatchSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
-/** The kinds of schema whose values a match compares (an object or a list, such as `payload` or `events`, is not one). */
-const SCALARS = new Set(["string", "number", "int", "boolean", "enum", "literal", "null"]);
+/** The type of a body field a match compares: what its value must be. */
+export type MatchFieldType = "string" | "number" | "boolean";
 
-/** Whether a body field holds a single value: its schema, once optional, default and nullable wrappers are off, is a scalar. */
-function isScalar(schema: z.ZodMiniType): boolean {
+/** The kinds of schema whose values a match compares (an object or a list, such as `payload` or `events`, is not one). */
+const SCALARS: Readonly<Record<string, MatchFieldType>> = { string: "string", enum: "string", number: "number", int: "number", boolean: "boolean" };
+
+/** The type of a body field a match can compare (its schema once optional, default and nullable wrappers are off), or undefined. */
+function scalarType(schema: z.ZodMiniType): MatchFieldType | undefined {
   let def = schema._zod.def as { type: string; innerType?: z.ZodMiniType };
   while (def.innerType !== undefined) def = def.innerType._zod.def as typeof def;
-  return SCALARS.has(def.type);
+  return SCALARS[def.type];
 }
 
-/** The fields a match may name, per operation: its path parameters' keys and its body's top-level scalar fields. */
-export const MATCH_FIELDS: Readonly<Record<OperationId, { readonly params: readonly string[]; readonly body: readonly string[] }>> =
-  /* @__PURE__ */ Object.fromEntries(
-    OPERATION_TABLE.map((row) => [
-      row.name,
-      {
-        params: row.params.map((param) => param.key),
-        body:
-          "request" in row
-            ? Object.entries(row.request.shape as Record<string, z.ZodMiniType>)
-                .filter(([, field]) => isScalar(field))
-                .map(([name]) => name)
-            : [],
-      },
-    ]),
-  ) as never;
+/** The fields a match may name, per operation: its path parameters' keys, and its body's top-level scalar fields with their types. */
+export const MATCH_FIELDS: Readonly<
+  Record<OperationId, { readonly params: readonly string[]; readonly body: Readonly<Record<string, MatchFieldType>> }>
+> = /* @__PURE__ */ Object.fromEntries(
+  OPERATION_TABLE.map((row) => {
+    const shape = "request" in row ? (row.request.shape as Record<string, z.ZodMiniType>) : {};
+    const body = Object.entries(shape).flatMap(([name, field]) => {
+      const type = scalarType(field);
+      return type === undefined ? [] : [[name, type] as const];
+    });
+    return [row.name, { params: row.params.map((param) => param.key), body: Object.fromEntries(body) }];
+  }),
+) as never;
 
 /** A checked match, split by where its fields are read. */
 export interface CompiledMatch {
@@ -82,11 +82,12 @@ export function compileMatch(operation: OperationId | "all", match: FaultMatch):
     if (fields.params.includes(field)) {
       if (typeof value === "string") params.push([field, value]);
       else problems.push({ field, detail: `${field} is a path parameter of ${operation}: its value must be a string` });
-    } else if (fields.body.includes(field)) {
-      if (value === null || ["string", "number", "boolean"].includes(typeof value)) body.push([field, value]);
-      else problems.push({ field, detail: `${field}: a match compares a string, number, boolean or null` });
+    } else if (Object.hasOwn(fields.body, field)) {
+      const type = fields.body[field];
+      if (typeof value === type || value === null) body.push([field, value]);
+      else problems.push({ field, detail: `${field} of ${operation} is a ${type}: compare it with a ${type}` });
     } else {
-      const known = [...fields.params, ...fields.body];
+      const known = [...fields.params, ...Object.keys(fields.body)];
       problems.push({ field, detail: `${operation} has no field ${JSON.stringify(field)} to match (it has ${known.join(", ") || "none"})` });
     }
   }

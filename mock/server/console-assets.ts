@@ -10,6 +10,7 @@ import { buildSync } from "esbuild";
 import { OPERATIONS, updateWebhookSubscriptionRoute } from "../../src/operations.js";
 import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
 import { DEFAULT_API_KEY } from "../options.js";
+import { MATCH_FIELDS } from "../pipeline/fault-match.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -32,6 +33,8 @@ export function buildConsoleAssets(): { readonly js: string; readonly css: strin
       __DEVELOPMENT_KEY__: JSON.stringify(DEFAULT_API_KEY),
       __EVENT_KINDS__: JSON.stringify(WEBHOOK_EVENT_KINDS),
       __OPERATIONS__: JSON.stringify(OPERATIONS),
+      // What a fault's match may name, per operation (its path parameters and scalar body fields).
+      __MATCH_FIELDS__: JSON.stringify(MATCH_FIELDS),
       // The API paths come from the operation table, the one place they are written.
       __UPDATE_SUBSCRIPTION_PATH__: JSON.stringify(updateWebhookSubscriptionRoute.path),
     },

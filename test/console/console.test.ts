@@ -221,7 +221,6 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     await page.getByLabel("Status", { exact: true }).fill("503");
     await page.getByRole("button", { name: "Arm fault" }).click();
     await page.locator("#armed-faults li", { hasText: "answer 503" }).waitFor();
-    await screenshot("console-scenarios");
     await expectAccessible(page);
     const failure = await sdk()
       .getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page })
@@ -234,6 +233,31 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     await page.getByRole("button", { name: "Arm fault" }).click();
     await page.locator("#fault-status-error").waitFor();
     expect(await page.getByLabel("Status", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("a fault aimed at one request from the page: only the create from the named source fails", async () => {
+    await page.getByLabel("Fault", { exact: true }).selectOption("status");
+    await page.getByLabel("Status", { exact: true }).fill("503");
+    await page.getByLabel("Operation", { exact: true }).selectOption("createProspectLog");
+    await page.getByLabel("Only where", { exact: true }).selectOption("source");
+    await page.getByLabel("source equals", { exact: true }).fill("crm");
+    await page.getByRole("button", { name: "Arm fault" }).click();
+    await page.locator("#armed-faults li", { hasText: 'answer 503 · createProspectLog where source = "crm"' }).waitFor();
+    await screenshot("console-scenarios");
+    await expectAccessible(page);
+    expect(await sdk().createProspectLog({ source: "web", payload: {} })).toMatchObject({ createdProspect: true });
+    const failure = await sdk()
+      .createProspectLog({ source: "crm", payload: {} })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InternalServerError);
+    await expect.poll(() => page.locator("#armed-faults li").count()).toBe(0);
+    // A field the operation does not have is refused by the control API, shown at the value.
+    await page.getByLabel("Operation", { exact: true }).selectOption("updateWebhookSubscription");
+    await page.getByLabel("Only where", { exact: true }).selectOption("active");
+    await page.getByLabel("active equals", { exact: true }).fill("yes");
+    await page.getByRole("button", { name: "Arm fault" }).click();
+    await page.locator("#fault-match-value-error").waitFor();
+    expect(await page.locator("#fault-match-value-error").textContent()).toContain("is a boolean");
   });
 
   it("resets the mock from the page, two steps; the request log empties live", async () => {

@@ -1,30 +1,61 @@
-/** Scenarios: arm faults for the next API calls (status, latency, dropped connection), clear them, reset the mock. */
+/** Scenarios: arm faults for the next API calls of your tenant (status, latency, dropped connection, malformed body), optionally aimed at one request; clear them; reset the mock. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { ActionButton, Field, Notice, useAction, useForm } from "../parts.js";
 
 declare const __OPERATIONS__: readonly string[];
+/** What a match may name, per operation: path parameters, and body fields with their types (from the operation table). */
+declare const __MATCH_FIELDS__: Readonly<
+  Record<string, { params: readonly string[]; body: Readonly<Record<string, "string" | "number" | "boolean">> }>
+>;
+
+/** A fault as `GET /__mock/faults` lists it. */
+export interface PendingFault {
+  readonly fault: { readonly kind: string; readonly status?: number; readonly retryAfterSeconds?: number | null; readonly ms?: number };
+  readonly operation: string;
+  readonly match?: Readonly<Record<string, unknown>>;
+  readonly remaining: number | null;
+}
 
 /** The kinds of fault: the form's name for each, and what an armed one does. */
-const KINDS: Record<string, { label: string; effect(fault: any): string }> = {
-  status: { label: "Error status", effect: (f) => `answer ${f.status}${f.retryAfter != null ? ` (Retry-After ${f.retryAfter} s)` : ""}` },
+const KINDS: Record<string, { label: string; effect(fault: PendingFault["fault"]): string }> = {
+  status: {
+    label: "Error status",
+    effect: (f) => `answer ${f.status}${f.retryAfterSeconds != null ? ` (Retry-After ${f.retryAfterSeconds} s)` : ""}`,
+  },
   latency: { label: "Latency", effect: (f) => `wait ${f.ms} ms` },
   "network-error": { label: "Dropped connection", effect: () => "drop the connection" },
+  "malformed-body": { label: "Malformed body", effect: () => "send a body that is not JSON" },
 };
 
-function describeFault(entry: any): string {
-  const fault = entry?.fault ?? {};
-  const what = Object.hasOwn(KINDS, fault.kind) ? KINDS[fault.kind]!.effect(fault) : String(fault.kind ?? "fault");
+function describeFault(entry: PendingFault): string {
+  const fault = entry?.fault ?? { kind: "fault" };
+  const what = Object.hasOwn(KINDS, fault.kind) ? KINDS[fault.kind]!.effect(fault) : String(fault.kind);
   const scope = entry?.operation && entry.operation !== "all" ? entry.operation : "every operation";
+  const only = Object.entries(entry?.match ?? {}).map(([field, value]) => ` where ${field} = ${JSON.stringify(value)}`);
   const left = entry?.remaining === null ? "until cleared" : `${entry?.remaining} more call${entry?.remaining === 1 ? "" : "s"}`;
-  return `${what} · ${scope} · ${left}`;
+  return `${what} · ${scope}${only.join(" and")} · ${left}`;
+}
+
+/** The fields a match may name for one operation, as options of the "Only where" select. */
+function matchOptions(operation: string): string[][] {
+  const fields = __MATCH_FIELDS__[operation];
+  const names = fields === undefined ? [] : [...fields.params, ...Object.keys(fields.body)];
+  return [["", "Every call"], ...names.map((name) => [name, name])];
 }
 
 function FaultForm() {
-  const { state, run, values, bind, onSubmit } = useForm({ kind: "status", status: "503", retryAfter: "", ms: "2000", operation: "all", times: "1" });
-  const { kind, status, retryAfter, ms, operation, times } = values;
+  const initial = { kind: "status", status: "503", retryAfter: "", ms: "2000", operation: "all", times: "1", matchField: "", matchValue: "" };
+  const { state, run, values, bind, onSubmit, setValues } = useForm(initial);
+  const { kind, status, retryAfter, ms, operation, times, matchField, matchValue } = values;
   // Numbers go to the API as typed (a non-number as text), so its own validation answers.
   const number = (text: string) => (text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : text);
+  // A match value as its field's type: a boolean field takes true or false, a number field a number; anything else as typed.
+  const typed = (field: string, text: string): unknown => {
+    const type = __MATCH_FIELDS__[operation]?.body[field];
+    if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
+    return type === "number" ? number(text) : text;
+  };
   const submit = onSubmit(() => {
     const body: Record<string, unknown> = { kind, operation, times: times === "" ? null : number(times) };
     if (kind === "status") {
@@ -32,10 +63,15 @@ function FaultForm() {
       if (retryAfter !== "") body["retryAfter"] = number(retryAfter);
     }
     if (kind === "latency") body["ms"] = number(ms);
+    if (operation !== "all" && matchField !== "") body["match"] = { [matchField]: typed(matchField, matchValue) };
     return run("POST", "/__mock/faults", body, "Fault armed.");
   });
   const kinds = Object.entries(KINDS).map(([value, { label }]) => [value, label]);
   const operations = [["all", "Every operation"], ...__OPERATIONS__.map((op) => [op, op])];
+  const matchError = state.fieldErrors[`/match/${matchField}`] ?? state.fieldErrors["/match"];
+  const operationField = bind("operation");
+  // Another operation has other fields: the match starts again from "Every call".
+  const onOperation = (value: unknown) => setValues((current) => ({ ...current, operation: String(value), matchField: "", matchValue: "" }));
   return html`<form class="inline-form fault-form" onSubmit=${submit} aria-labelledby="arm-title">
     <h3 id="arm-title" class="sub">Arm a fault</h3>
     <${Field} id="fault-kind" label="Fault" options=${kinds} ...${bind("kind")} />
@@ -45,7 +81,16 @@ function FaultForm() {
       <${Field} id="fault-retry-after" label="Retry-After (seconds, optional)" inputmode="numeric" ...${bind("retryAfter")} />`
     }
     ${kind === "latency" && html`<${Field} id="fault-ms" label="Delay (ms)" inputmode="numeric" ...${bind("ms")} />`}
-    <${Field} id="fault-operation" label="Operation" options=${operations} ...${bind("operation")} />
+    <${Field} id="fault-operation" label="Operation" options=${operations} ...${operationField} onValue=${onOperation} />
+    ${
+      operation !== "all" &&
+      html`<${Field} id="fault-match-field" label="Only where" hint="A path parameter or body field of the request" options=${matchOptions(operation)} ...${bind("matchField")} />`
+    }
+    ${
+      operation !== "all" &&
+      matchField !== "" &&
+      html`<${Field} id="fault-match-value" label=${`${matchField} equals`} ...${bind("matchValue")} error=${matchError} />`
+    }
     <${Field} id="fault-times" label="For how many calls" hint="Empty: until cleared" inputmode="numeric" ...${bind("times")} />
     <button type="submit" class="primary" disabled=${state.busy}>Arm fault</button>
     <${Notice} kind="error" text=${Object.keys(state.fieldErrors).length > 0 ? "The control API refused the fault: see the fields above." : state.error} />
@@ -53,7 +98,8 @@ function FaultForm() {
   </form>`;
 }
 
-export function ScenariosView({ faults }: { faults: readonly any[] }) {
+/** The Scenarios view: the fault form, your tenant's armed faults, and the reset. */
+export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
   const reset = useAction();
   const [confirming, setConfirming] = useState(false);
   return html`<section aria-labelledby="scenarios-title">
@@ -64,6 +110,7 @@ export function ScenariosView({ faults }: { faults: readonly any[] }) {
       </div>
       <div class="card">
         <h3 class="sub">Armed faults <span class="count">${faults.length}</span></h3>
+        <p class="note">They apply to the requests made with your key only.</p>
         ${
           faults.length === 0
             ? html`<p class="empty">None: every call is answered normally.</p>`
@@ -71,10 +118,10 @@ export function ScenariosView({ faults }: { faults: readonly any[] }) {
         }
         <${ActionButton} method="DELETE" path="/__mock/faults" label="Clear all faults" disabled=${faults.length === 0} />
         <h3 class="sub">Reset</h3>
-        <p class="note">Back to the start state for every tenant: demo and --data fixtures loaded again, the request log, faults and deliveries cleared.</p>
+        <p class="note">Back to the start state for every tenant: demo and --data fixtures loaded again, tenants made for tests removed, the request log, faults and deliveries cleared.</p>
         ${
           confirming
-            ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", "/__mock/reset"))}>Yes, reset the mock</button>
+            ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", "/__mock/reset?scope=server"))}>Yes, reset the mock</button>
               <button type="button" onClick=${() => setConfirming(false)}>Cancel</button></span>`
             : html`<button type="button" onClick=${() => setConfirming(true)}>Reset the mock…</button>`
         }
