@@ -28,6 +28,7 @@ import type { Route } from "./pipeline/route.js";
 import { createMockState, type MockState } from "./state/index.js";
 import { restoreStore } from "./state/snapshot.js";
 import { createStore, type EventSink, STREAMS, type Store, timestamp } from "./state/store.js";
+import type { TenantData } from "./state/tenant-data.js";
 import { createTenant, newApiKey, replaceTenantData } from "./state/tenants.js";
 import { createWebhookDispatcher } from "./webhooks/index.js";
 
@@ -130,16 +131,29 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
         return event;
       },
     });
-    seedStart(store, state);
+    startTenantIds = seedStart(store, state);
+    startTenants = new Set(store.tenants.keys());
   }
+  /** The IDs the configured tenants got at the start (generated ones too), so a start state built again gives them the same. */
+  let startTenantIds: readonly string[];
+  /** The tenants of the start state: only their reset needs the start state built again. */
+  let startTenants: ReadonlySet<string>;
   initialise();
 
-  /** The configured tenants and keys, then the fixtures: what a store holds at the start. */
-  function seedStart(into: Store, over: MockState): void {
+  /**
+   * The configured tenants and keys, then the fixtures: what a store holds at the start.
+   * @param ids - the IDs the configured tenants got the first time (a generated ID holds the time it was made)
+   * @returns the configured tenants' IDs, in order
+   */
+  function seedStart(into: Store, over: MockState, ids: readonly string[] = []): string[] {
     const byTenant = new Map<string | undefined, string[]>();
     for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
-    for (const [id, apiKeys] of byTenant) createTenant(into, id === undefined ? { apiKeys } : { id, apiKeys });
+    const made = [...byTenant].map(([configured, apiKeys], index) => {
+      const id = configured ?? ids[index];
+      return createTenant(into, id === undefined ? { apiKeys } : { id, apiKeys }).id;
+    });
     resolved.fixtures?.(over);
+    return made;
   }
 
   /**
@@ -147,16 +161,22 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
    * tenant made later), its faults, logged requests, events and deliveries forgotten; its keys kept.
    */
   function resetTenant(tenantId: string): void {
-    const start = createStore({ clock: resolved.clock, seed: resolved.seed, sink: quietSink(() => start) });
-    seedStart(
-      start,
-      createMockState(() => start),
-    );
-    replaceTenantData(store, tenantId, start.tenants.get(tenantId));
+    replaceTenantData(store, tenantId, startTenants.has(tenantId) ? startDataOf(tenantId) : undefined);
     faults.clearTenant(tenantId);
     requestLog.forgetTenant(tenantId);
     dispatcher.forgetTenant(tenantId);
     changes.announce(tenantId, { kind: "reset" });
+  }
+
+  /** A tenant's data in the start state, built apart (its events made, never delivered). */
+  function startDataOf(tenantId: string): TenantData | undefined {
+    const start = createStore({ clock: resolved.clock, seed: resolved.seed, sink: quietSink(() => start) });
+    seedStart(
+      start,
+      createMockState(() => start),
+      startTenantIds,
+    );
+    return start.tenants.get(tenantId);
   }
 
   const scopeOf = (tenantId: string): MockTenant => {
