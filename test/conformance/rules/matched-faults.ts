@@ -207,7 +207,11 @@ export function matchedFaultRules(h: Harness): void {
       ["a field the operation does not have", { operation: "getPage", match: { source: "crm" } }, /getPage has no field "source"/],
       ["a body field that holds an object", { operation: "createProspectLog", match: { payload: "x" } }, /createProspectLog has no field "payload"/],
       ["a path parameter compared with a number", { operation: "getPage", match: { pageId: 1 } }, /pageId is a path parameter/],
-      ["a boolean field compared with a string", { operation: "updateWebhookSubscription", match: { active: "false" } }, /active of updateWebhookSubscription is a boolean/],
+      [
+        "a boolean field compared with a string",
+        { operation: "updateWebhookSubscription", match: { active: "false" } },
+        /active of updateWebhookSubscription is a boolean/,
+      ],
       ["a match without an operation", { match: { pageId: A.custom } }, /a match needs an operation/],
     ] as const)("%s is refused (TypeError) and arms nothing", (_, options, message) => {
       expect(() => h.api.faults.status(503, options as never)).toThrow(message);
