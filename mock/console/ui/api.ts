@@ -108,6 +108,6 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
   const code = typeof problem["code"] === "string" ? problem["code"] : null;
   if (response.status === 401 && key === currentKey) onUnauthorized(unauthorizedMessage(code));
   const facts = { status: response.status, requestId: response.headers.get("x-request-id"), fieldErrors, message, code };
-  // A success is the route's documented body: the server answers it from the same schema.
+  // A success carries the body the route documents (its schema in mock/control/schemas.ts), taken on trust.
   return response.ok ? { ...facts, ok: true, body: parsed as T } : { ...facts, ok: false, body: parsed };
 }
