@@ -2,6 +2,7 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { ActionButton, Field, Notice, useAction, useForm } from "../parts.js";
+import type { PendingFault } from "../types.js";
 
 declare const __OPERATIONS__: readonly string[];
 /** What a match may name, per operation: path parameters, and body fields with their types (from the operation table). */
@@ -9,16 +10,13 @@ declare const __MATCH_FIELDS__: Readonly<
   Record<string, { params: readonly string[]; body: Readonly<Record<string, "string" | "number" | "boolean">> }>
 >;
 
-/** A fault as `GET /__mock/faults` lists it. */
-export interface PendingFault {
-  readonly fault: { readonly kind: string; readonly status?: number; readonly retryAfterSeconds?: number | null; readonly ms?: number };
-  readonly operation: string;
-  readonly match?: Readonly<Record<string, unknown>>;
-  readonly remaining: number | null;
-}
+type Fault = PendingFault["fault"];
+/** The kinds the form arms, and an armed fault of one of them. */
+type FormKind = "status" | "latency" | "network-error" | "malformed-body";
+type FaultOf<Kind extends FormKind> = Extract<Fault, { kind: Kind }>;
 
 /** The kinds of fault: the form's name for each, and what an armed one does. */
-const KINDS: Record<string, { label: string; effect(fault: PendingFault["fault"]): string }> = {
+const KINDS: { readonly [Kind in FormKind]: { label: string; effect(fault: FaultOf<Kind>): string } } = {
   status: {
     label: "Error status",
     effect: (f) => `answer ${f.status}${f.retryAfterSeconds != null ? ` (Retry-After ${f.retryAfterSeconds} s)` : ""}`,
@@ -28,9 +26,19 @@ const KINDS: Record<string, { label: string; effect(fault: PendingFault["fault"]
   "malformed-body": { label: "Malformed body", effect: () => "send a body that is not JSON" },
 };
 
+function isFormKind(fault: Fault): fault is FaultOf<FormKind> {
+  return Object.hasOwn(KINDS, fault.kind);
+}
+
+/** What an armed fault of the form's kinds does (`kind` is its kind, so the entry fits the fault). */
+function effectOf<Kind extends FormKind>(kind: Kind, fault: FaultOf<Kind>): string {
+  return KINDS[kind].effect(fault);
+}
+
 function describeFault(entry: PendingFault): string {
-  const fault = entry?.fault ?? { kind: "fault" };
-  const what = Object.hasOwn(KINDS, fault.kind) ? KINDS[fault.kind]!.effect(fault) : String(fault.kind);
+  const fault = entry?.fault ?? {};
+  // Every kind the control API lists is a form kind today; a newer server's other kind is shown by name.
+  const what = isFormKind(fault) ? effectOf(fault.kind, fault) : String((fault as { readonly kind?: string }).kind ?? "fault");
   const scope = entry?.operation && entry.operation !== "all" ? entry.operation : "every operation";
   const only = Object.entries(entry?.match ?? {}).map(([field, value]) => ` where ${field} = ${JSON.stringify(value)}`);
   const left = entry?.remaining === null ? "until cleared" : `${entry?.remaining} more call${entry?.remaining === 1 ? "" : "s"}`;
@@ -69,7 +77,6 @@ function FaultForm() {
   const kinds = Object.entries(KINDS).map(([value, { label }]) => [value, label]);
   const operations = [["all", "Every operation"], ...__OPERATIONS__.map((op) => [op, op])];
   const matchError = state.fieldErrors[`/match/${matchField}`] ?? state.fieldErrors["/match"];
-  const operationField = bind("operation");
   // Another operation has other fields: the match starts again from "Every call".
   const onOperation = (value: unknown) => setValues((current) => ({ ...current, operation: String(value), matchField: "", matchValue: "" }));
   return html`<form class="inline-form fault-form" onSubmit=${submit} aria-labelledby="arm-title">
@@ -81,7 +88,7 @@ function FaultForm() {
       <${Field} id="fault-retry-after" label="Retry-After (seconds, optional)" inputmode="numeric" ...${bind("retryAfter")} />`
     }
     ${kind === "latency" && html`<${Field} id="fault-ms" label="Delay (ms)" inputmode="numeric" ...${bind("ms")} />`}
-    <${Field} id="fault-operation" label="Operation" options=${operations} ...${operationField} onValue=${onOperation} />
+    <${Field} id="fault-operation" label="Operation" options=${operations} ...${bind("operation")} onValue=${onOperation} />
     ${
       operation !== "all" &&
       html`<${Field} id="fault-match-field" label="Only where" hint="A path parameter or body field of the request" options=${matchOptions(operation)} ...${bind("matchField")} />`
