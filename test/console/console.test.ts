@@ -247,6 +247,7 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
   it("a fault aimed at one request from the page: only the create from the named source fails", async () => {
     await page.getByLabel("Fault", { exact: true }).selectOption("status");
     await page.getByLabel("Status", { exact: true }).fill("503");
+    await page.getByLabel("Retry-After (seconds, optional)").fill("");
     await page.getByLabel("Operation", { exact: true }).selectOption("createProspectLog");
     await page.getByLabel("Only where", { exact: true }).selectOption("source");
     await page.getByLabel("source equals", { exact: true }).fill("crm");
