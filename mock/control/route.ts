@@ -63,8 +63,8 @@ export interface ControlRoute extends Pick<Route, "path" | "query" | "public"> {
   readonly status?: 201;
   /** The success body. */
   readonly response: z.ZodMiniType;
-  /** Who hears of a successful write: the caller's tenant (default), or every tenant (faults and the inbox act on the whole server). */
-  readonly announces?: "tenant" | "all";
+  /** Who hears of a successful write: the caller's tenant (default), every tenant (the inbox acts on the whole server), or nobody (`"self"`: the route announces its own change, as a reset does). */
+  readonly announces?: "tenant" | "all" | "self";
   /** The success body, or a refusal. */
   run(context: ControlContext): unknown;
 }
@@ -100,7 +100,8 @@ export function controlRoute(
       const requestsOfTenant = () => services.requestsOf(tenantId);
       const context: ControlContext = { api, tenantId, params, body, query, request, requestsOfTenant, inbox: services.inbox };
       const reply = await replyOf(route, context, requestId);
-      if (route.method !== "GET" && reply.status < 300) api.changes.announce(route.announces === "all" ? null : tenantId, { kind: "state" });
+      if (route.method !== "GET" && route.announces !== "self" && reply.status < 300)
+        api.changes.announce(route.announces === "all" ? null : tenantId, { kind: "state" });
       return reply;
     },
   };

@@ -93,6 +93,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       "Reset your tenant to its start state (its fixtures again, its requests, faults and deliveries forgotten); with ?scope=server the whole mock, every tenant",
     query: ControlResetQuery,
     response: ResetResult,
+    announces: "self",
     run({ api, tenantId, query }) {
       if (query.scope === "server") api.reset();
       else api.tenant(tenantId).reset();

@@ -183,7 +183,7 @@ describe("the live feed", () => {
     expect(JSON.stringify(events)).not.toContain("tenant-b-source");
   });
 
-  it("follows the key's tenant across a reset (which renews the default tenant's ID)", async () => {
+  it("follows the key's tenant across a reset: one reset change, then its requests", async () => {
     const feed = await get(`${devServer.url}${EVENTS_PATH}`, { "x-api-key": DEFAULT_API_KEY });
     const reading = readEvents(feed, 3);
     await fetch(`${devServer.url}/__mock/reset`, { method: "POST", headers: { "x-api-key": DEFAULT_API_KEY } });

@@ -42,7 +42,7 @@ async function server(args: string[] = []): Promise<CliProcess> {
 describe("docs/server.md runs as written", () => {
   it("the curl examples: calling the API, then publishing a new version through the control API", async () => {
     const scripts = blocks("sh").filter((script) => script.includes("curl"));
-    expect(scripts).toHaveLength(4);
+    expect(scripts).toHaveLength(6);
     const cli = await server();
     const api = await run("sh", ["-c", scripts[0]!.replaceAll(DOCUMENTED_URL, cli.url)]);
     expect(values(api.stdout)).toEqual([
@@ -70,7 +70,7 @@ describe("docs/server.md runs as written", () => {
       const { stdout } = await run(process.execPath, [file]);
       expect(stdout, `run ${round}`).toBe("page.version.published true\n");
     }
-    const listed = values((await run("sh", ["-c", scripts[2]!.replaceAll(DOCUMENTED_URL, cli.url)])).stdout);
+    const listed = values((await run("sh", ["-c", scripts[4]!.replaceAll(DOCUMENTED_URL, cli.url)])).stdout);
     expect(listed).toEqual([{ data: expect.any(Array) }]);
     const inbox = (listed[0] as { data: { event: { data: { versionId: string } }; verification: { verified: boolean } }[] }).data;
     expect(inbox.filter((message) => message.verification.verified).map((message) => message.event.data.versionId)).toEqual([
@@ -83,9 +83,24 @@ describe("docs/server.md runs as written", () => {
   it("the webhook routes answer as documented", async () => {
     const scripts = blocks("sh").filter((script) => script.includes("curl"));
     const cli = await server();
-    const routes = values((await run("sh", ["-c", scripts[3]!.replaceAll(DOCUMENTED_URL, cli.url)])).stdout);
+    const routes = values((await run("sh", ["-c", scripts[5]!.replaceAll(DOCUMENTED_URL, cli.url)])).stdout);
     expect(routes[0]).toMatchObject({ type: "form.submitted", data: { formId: "contact" } });
     expect(routes.at(-1)).toMatchObject({ id: "webhooksubscription_demo", previousSecret: { secret: (routes.at(-2) as { secret: string }).secret } });
+  });
+
+  it("the fault aimed at one request and the tenant for one test answer as documented", async () => {
+    const scripts = blocks("sh").filter((script) => script.includes("curl"));
+    const cli = await server();
+    const faults = values((await run("sh", ["-c", scripts[2]!.replaceAll(DOCUMENTED_URL, cli.url)])).stdout);
+    const armed = {
+      fault: { kind: "status", status: 503, retryAfterSeconds: null },
+      operation: "createProspectLog",
+      match: { source: "crm" },
+      remaining: 1,
+    };
+    expect(faults).toEqual([{ data: [armed] }, expect.objectContaining({ createdProspect: true }), { data: [armed] }]);
+    const [tenant] = values((await run("sh", ["-c", scripts[3]!.replaceAll(DOCUMENTED_URL, cli.url)])).stdout);
+    expect(tenant).toEqual({ tenantId: expect.stringMatching(/^tenant_/), apiKey: expect.stringMatching(/^key_[0-9a-f]{32}$/) });
   });
 
   it("the Python example: its own assertions hold", async () => {

@@ -156,6 +156,8 @@ const CASES: readonly Case[] = [
   ["POST", "/__mock/faults", "/__mock/faults", { kind: "status", status: 429 }],
   ["GET", "/v0/page_groups/group_1/pages/page_1", "/v0/page_groups/{page_group_id}/pages/{page_id}"],
   ["POST", "/__mock/faults", "/__mock/faults", { kind: "status", status: 500, operation: "updateWebhookSubscription" }],
+  ["POST", "/__mock/faults", "/__mock/faults", { kind: "status", status: 503, operation: "getPage", match: { pageId: "page_404" } }],
+  ["POST", "/__mock/faults", "/__mock/faults", { kind: "status", status: 503, operation: "getPage", match: { source: "crm" } }],
   ["PATCH", "/v0/webhook_subscriptions/sub_1", "/v0/webhook_subscriptions/{subscription_id}", {}],
   ["POST", "/__mock/webhook_events", "/__mock/webhook_events", { kind: "form.submitted", data: { formId: "f1" } }],
   ["POST", "/__mock/webhook_events", "/__mock/webhook_events", { kind: "page.version.created", data: [] }],
@@ -170,6 +172,9 @@ const CASES: readonly Case[] = [
   ["GET", "/__mock/inbox/openapi", "/__mock/inbox/{name}"],
   ["POST", "/__mock/inbox/openapi", "/__mock/inbox/{name}", { id: "forged" }, null],
   ["POST", "/__mock/inbox/nowhere", "/__mock/inbox/{name}", { id: "forged" }, null],
+  ["POST", "/__mock/tenants", "/__mock/tenants"],
+  ["POST", "/__mock/reset?scope=tenant", "/__mock/reset"],
+  ["POST", "/__mock/reset?scope=everything", "/__mock/reset"],
   ["POST", "/__mock/reset", "/__mock/reset"],
 ];
 

@@ -144,12 +144,13 @@ describe("routes that take no body accept none, an empty one or {}; anything els
     ]);
   const bodyless = CONTROL_ROUTES.filter((route) => route.method !== "GET" && route.body === undefined);
 
-  it("the table of such routes is what it claims: reset, run, rotate, redeliver, publish, clearing faults", () => {
+  it("the table of such routes is what it claims: reset, making a tenant, run, rotate, redeliver, publish, clearing faults", () => {
     expect(bodyless.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
       [
         "DELETE /__mock/faults",
         "POST /__mock/page_versions/{versionId}/publish",
         "POST /__mock/reset",
+        "POST /__mock/tenants",
         "POST /__mock/webhook_deliveries/run",
         "POST /__mock/webhook_events/{eventId}/redeliver",
         "POST /__mock/webhook_subscriptions/{subscriptionId}/secret/rotate",
