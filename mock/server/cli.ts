@@ -16,6 +16,7 @@ import { type CliOptions, helpText, parseCli, UsageError } from "./cli/args.js";
 import { describeFieldErrors, readDataFile } from "./cli/data-file.js";
 import { banner, deliveryLine, requestLine } from "./cli/output.js";
 import { watchParent } from "./cli/parent.js";
+import { runVerifyCli } from "./cli/verify.js";
 import { demoFixtures } from "./demo.js";
 import { type MockServer, startMockServer } from "./start.js";
 
@@ -95,6 +96,7 @@ async function start(options: CliOptions): Promise<MockServer> {
  */
 async function runCli(argv: readonly string[]): Promise<number> {
   try {
+    if (argv[0] === "verify") return await runVerifyCli(argv.slice(1));
     const options = parseCli(argv);
     if (options.help) return write(`${helpText()}\n`), 0;
     if (options.version) return write(`${VERSION}\n`), 0;

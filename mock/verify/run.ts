@@ -156,6 +156,8 @@ async function restoreSubscription(
   const context = createHttpContext({ ...rest, maxRequests: RESTORE_REQUESTS, rate });
   const body = { url: original.url, active: original.active, ...(Array.isArray(original.events) && { events: original.events }) };
   try {
+    // The pace holds for the restore too: one interval after the rules' last request.
+    await new Promise((resolve) => setTimeout(resolve, 1000 / rate));
     const exchange = await context.send("PATCH", subscriptionPath(subscription), { json: body });
     const ok = exchange.answer.status === 200;
     return {

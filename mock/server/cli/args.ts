@@ -40,6 +40,7 @@ const OPTIONS = {
 
 /** The `--help` text. */
 export const HELP = `Usage: prospectkit-mock [options]
+       prospectkit-mock verify --base-url URL [options]   (see verify --help)
 
 Serves the prospectkit mock API over HTTP: stateful, seedable, with a control API under /__mock
 and an OpenAPI document at /openapi.json.
