@@ -17,6 +17,7 @@ export const PROJECTS = {
     "test/server/{tarball,generated-clients,openapi}.test.ts",
     "test/sdk/type-names.test.ts",
     "test/conformance/msw2.test.ts",
+    "test/verify/prism.test.ts",
   ],
   /** Real Chromium: the MSW worker, the browser recipe, the console, the attacks a web page can try. */
   browser: ["test/browser/**/*.test.ts", "test/console/console.test.ts", "test/server/security-browser.test.ts"],
