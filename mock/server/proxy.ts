@@ -14,6 +14,7 @@ import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
 import { createRedactor } from "../../src/redact.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
 import type { MockCore } from "../create-mock-api.js";
+import { operationRoute } from "../operations/index.js";
 import { problem, type Reply } from "../pipeline/reply.js";
 import type { MockRequest } from "../pipeline/request.js";
 import type { Route } from "../pipeline/route.js";
@@ -83,11 +84,7 @@ export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
 
   return OPERATION_TABLE.map(
     (row): Route => ({
-      method: row.method,
-      path: row.path,
-      params: row.params,
-      area: "api",
-      operation: row.name,
+      ...operationRoute(row),
       // The target checks the key: the mock's own keys have nothing to say here.
       public: true,
       body: "raw",

@@ -19,7 +19,7 @@ export interface CheckedAnswer {
 }
 
 /** The row of the operation table of an operation. */
-export function operationRoute(operation: OperationId): OperationRoute {
+export function tableRow(operation: OperationId): OperationRoute {
   return OPERATION_TABLE.find((route) => route.name === operation)!;
 }
 
@@ -36,7 +36,7 @@ export function schemaProblems(schema: z.ZodMiniType, value: unknown): string[] 
  * @returns one line per failing field, e.g. `request /source too_long`; empty when it is valid
  */
 export function requestViolations(operation: OperationId, body: unknown): string[] {
-  const { request } = operationRoute(operation);
+  const { request } = tableRow(operation);
   if (request === undefined) return [];
   return schemaProblems(request, body).map((problem) => `request ${problem}`);
 }
@@ -54,7 +54,7 @@ const isJson = (type: string | null) => type !== null && /^application\/(?:[\w.+
  * @returns one line per violation; empty when the answer keeps the contract
  */
 export function answerViolations(operation: OperationId, answer: CheckedAnswer, requestBody?: unknown): string[] {
-  const route = operationRoute(operation);
+  const route = tableRow(operation);
   const found: string[] = [];
   const { status, headers, body } = answer;
   const requestId = headers.get(REQUEST_ID_HEADER);

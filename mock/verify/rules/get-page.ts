@@ -10,6 +10,12 @@ export const pagePath = (pageGroupId: string, pageId: string): string =>
   fillPath(getPageRoute, (param) => encodeURIComponent(param.key === "pageGroupId" ? pageGroupId : pageId));
 
 const givenPage = (context: VerifyContext) => context.page!;
+
+/** Reads the page given with `--page`. */
+const readGivenPage = (context: VerifyContext) => {
+  const { pageGroupId, pageId } = givenPage(context);
+  return context.send("GET", pagePath(pageGroupId, pageId));
+};
 const MISSING_PAGE = "page_prospectkit_verify_missing";
 
 /** The rules. */
@@ -23,7 +29,7 @@ export const getPageRules: readonly ContractRule[] = [
     needs: ["page"],
     async run(context) {
       const { pageGroupId, pageId } = givenPage(context);
-      const exchange = await context.send("GET", pagePath(pageGroupId, pageId));
+      const exchange = await readGivenPage(context);
       expectStatus(exchange, 200);
       expectContract(exchange, operation);
       expectEqual([exchange.answer.body.pageGroupId, exchange.answer.body.pageId], [pageGroupId, pageId], "pageGroupId and pageId", exchange);
@@ -37,8 +43,7 @@ export const getPageRules: readonly ContractRule[] = [
     source: "docs/behaviour.md, Get page",
     needs: ["page"],
     async run(context) {
-      const { pageGroupId, pageId } = givenPage(context);
-      const exchange = await context.send("GET", pagePath(pageGroupId, pageId));
+      const exchange = await readGivenPage(context);
       expectStatus(exchange, 200);
       const { customName, computedName, effectiveName } = exchange.answer.body;
       const expected = typeof customName === "string" && customName.trim() !== "" ? customName : computedName;
