@@ -10,7 +10,8 @@ const guide = readFileSync(join(import.meta.dirname, "../../docs/contract-check.
 describe("docs/contract-check.md, the rules table", () => {
   it("has one row per rule, in the order verify runs them, saying what the rule says", () => {
     const rows = [...guide.matchAll(/^\| `([\w.-]+)` \| (spec|mock decision) \| (.+?) \| (.*?) \|$/gm)].map((match) => match.slice(1, 5));
-    const needs = (rule: (typeof CONTRACT_RULES)[number]) => (rule.needs ?? []).map((input) => `\`${INPUT_OPTIONS[input].split(" ")[0]}\``).join(", ");
+    const needs = (rule: (typeof CONTRACT_RULES)[number]) =>
+      (rule.needs ?? []).map((input) => `\`${INPUT_OPTIONS[input].split(" ")[0]}\``).join(", ");
     expect(rows).toEqual(CONTRACT_RULES.map((rule) => [rule.id, rule.class, rule.title, needs(rule)]));
   });
 });
