@@ -64,9 +64,9 @@ export interface LoggedRequest {
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: string | null;
   /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
-  violations?: string[];
+  violations?: string[] | undefined;
   /** The validating proxy only: who answered, the target or the mock (`--fallback`, when the target did not). */
-  answeredBy?: "target" | "mock";
+  answeredBy?: "target" | "mock" | undefined;
 }
 
 /** How many answered requests a mock keeps by default. */
