@@ -1,8 +1,11 @@
 /**
- * Issue 3's benchmark: the per-call time of `client.createProspectLog` (the BUILT package) against
- * raw `fetch` + `JSON.parse` sending the same request to the same local node:http server, in
- * the same run. The calls run in interleaved blocks (raw, SDK, SDK, raw, ...), so both sides see the
- * same load on a shared 2-core machine; each side's figure is the median of its blocks.
+ * Issue 3's and 23's benchmark: the per-call time of `client.createProspectLog` (the BUILT package)
+ * against raw `fetch` + `JSON.parse` sending the same request to the same local node:http server,
+ * in the same run. The calls run in interleaved blocks (raw, SDK, SDK, raw, ...), so both sides see
+ * the same load on a shared 2-core machine; each side's figure is the median of its blocks, and the
+ * ratio row names the spread of the per-round ratios. Beside them, ofetch alone (the SDK's
+ * transport, set up as the SDK sets it up, without the SDK's timeout, validation and policy) shows
+ * what the transport itself costs, over the socket and in memory.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +24,9 @@ const RESULT = JSON.stringify({
   type: "webhook",
 });
 const BODY = { source: "crm", payload: { stage: "demo", score: 42 }, email: "a@b.co" };
+
+/** ofetch's platform-neutral build, the one the SDK bundles. */
+const OFETCH = new URL("../../node_modules/ofetch/dist/index.mjs", import.meta.url).href;
 
 const WARMUP = 2000;
 const BLOCK = 400;
@@ -64,11 +70,91 @@ async function perCall(call: () => Promise<unknown>, calls: number): Promise<num
   return Number(process.hrtime.bigint() - started) / 1000 / calls;
 }
 
+type Call = () => Promise<unknown>;
+
 /**
- * The SDK's own CPU cost: both sides call an injected fetch that answers from memory, so what
- * remains is request building, validation, idempotency key, timers and response parsing.
+ * The same request through ofetch alone, set up as the SDK's transport is (src/attempt.ts): the
+ * SDK's headers, a JSON body that ofetch serialises, the body read as text and parsed once.
  */
-async function inMemory(sdk: Sdk): Promise<{ sdk: number; raw: number }> {
+async function ofetchAlone(baseUrl: string, fetch?: (url: string, init: RequestInit) => Promise<Response>): Promise<Call> {
+  const { createFetch } = (await import(OFETCH)) as typeof import("ofetch");
+  const $fetch = createFetch({
+    fetch: (fetch as typeof globalThis.fetch | undefined) ?? ((url, init) => globalThis.fetch(url, init)),
+    defaults: { baseURL: baseUrl, retry: false, responseType: "text", ignoreResponseError: true, redirect: "manual" },
+  });
+  const headers = { accept: "application/json", "x-api-key": API_KEY };
+  return async () => {
+    const response = await $fetch.raw<string, "text">("/v0/prospect_logs", {
+      method: "POST",
+      headers,
+      body: { ...BODY, idempotencyKey: "5f0c1a8e-3b7d-4e29-9c41-8d2b6a7e0f13" },
+    });
+    return JSON.parse(response._data ?? "") as unknown;
+  };
+}
+
+/**
+ * The floor of any SDK with the SDK's guarantees on ofetch: ofetch set up as above, plus what the
+ * SDK must do on every call and cannot leave out: validate the request body and the response
+ * (both on by default), add an idempotency key, and give the attempt its own AbortController and
+ * a timer raced with it (so a timeout also covers the body read). Nothing else: no retry policy,
+ * hooks, redaction, error classes or input conversion. Bench code only, to say how much of the
+ * SDK's cost is the floor's.
+ */
+async function floorCall(sdk: Sdk, baseUrl: string, fetch?: (url: string, init: RequestInit) => Promise<Response>): Promise<Call> {
+  const { createFetch } = (await import(OFETCH)) as typeof import("ofetch");
+  const $fetch = createFetch({
+    fetch: (fetch as typeof globalThis.fetch | undefined) ?? ((url, init) => globalThis.fetch(url, init)),
+    defaults: { baseURL: baseUrl, retry: false, responseType: "text", ignoreResponseError: true, redirect: "manual" },
+  });
+  const headers = { accept: "application/json", "x-api-key": API_KEY };
+  return async () => {
+    if (!sdk.ProspectLogCreate.safeParse(BODY).success) throw new TypeError("the floor's request is invalid");
+    const controller = new AbortController();
+    let stop!: (reason: unknown) => void;
+    const stopped = new Promise<never>((_, reject) => {
+      stop = reject;
+    });
+    const timer = setTimeout(() => {
+      controller.abort();
+      stop(controller.signal.reason);
+    }, 60_000);
+    try {
+      const body = { ...BODY, idempotencyKey: crypto.randomUUID() };
+      const response = await Promise.race([$fetch.raw<string, "text">("/v0/prospect_logs", { method: "POST", headers, body, signal: controller.signal }), stopped]);
+      const data = JSON.parse(response._data ?? "") as unknown;
+      if (!sdk.ProspectLog.safeParse(data).success) throw new TypeError("the floor's result is invalid");
+      return data;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** Runs `sides` in interleaved blocks (the order alternating per round) and returns each side's block times. */
+async function interleaved(sides: Call[], rounds: number, block: number): Promise<number[][]> {
+  const times: number[][] = sides.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const order = sides.map((_, index) => index);
+    if (round % 2 === 1) order.reverse();
+    for (const side of order) times[side]!.push(await perCall(sides[side]!, block));
+  }
+  return times;
+}
+
+/** The 25th and 75th percentiles of the per-round ratios of two sides' blocks, as "a-b". */
+function pairSpread(value: number[], baseline: number[]): string {
+  const ratios = value.map((v, i) => v / baseline[i]!).sort((a, b) => a - b);
+  const at = (p: number) => ratios[Math.round(p * (ratios.length - 1))]!.toFixed(2);
+  return `${at(0.25)}-${at(0.75)}`;
+}
+
+/**
+ * The SDK's own CPU cost: every side calls an injected fetch that answers from memory, so what
+ * remains is request building, validation, idempotency key, timers and response parsing, and for
+ * ofetch alone what the transport adds.
+ */
+async function inMemory(sdk: Sdk): Promise<{ sdk: number; raw: number; ofetch: number; floor: number; spread: string }> {
   const fetch = async () => new Response(RESULT, { status: 201, headers: { "content-type": "application/json", "x-request-id": "req_bench" } });
   const client = sdk.createClient({ apiKey: API_KEY, baseUrl: "http://in-memory.example", fetch });
   const raw = async () => {
@@ -77,15 +163,14 @@ async function inMemory(sdk: Sdk): Promise<{ sdk: number; raw: number }> {
     return JSON.parse(await response.text()) as unknown;
   };
   const viaSdk = () => client.createProspectLog(BODY);
-  await perCall(raw, 20_000);
-  await perCall(viaSdk, 20_000);
-  const rawTimes: number[] = [];
-  const sdkTimes: number[] = [];
-  for (let round = 0; round < 15; round++) {
-    rawTimes.push(await perCall(raw, 5000));
-    sdkTimes.push(await perCall(viaSdk, 5000));
-  }
-  return { sdk: median(sdkTimes), raw: median(rawTimes) };
+  const transport = await ofetchAlone("http://in-memory.example", fetch);
+  const floor = await floorCall(sdk, "http://in-memory.example", fetch);
+  const sides = [raw, viaSdk, transport, floor];
+  for (const warm of sides) await perCall(warm, 20_000);
+  const [rawTimes, sdkTimes, ofetchTimes, floorTimes] = (await interleaved(sides, 15, 5000)) as [number[], number[], number[], number[]];
+  const own = sdkTimes.map((time, i) => time - rawTimes[i]!).sort((a, b) => a - b);
+  const spread = `${own[Math.round(0.25 * (own.length - 1))]!.toFixed(1)}-${own[Math.round(0.75 * (own.length - 1))]!.toFixed(1)} µs`;
+  return { sdk: median(sdkTimes), raw: median(rawTimes), ofetch: median(ofetchTimes), floor: median(floorTimes), spread };
 }
 
 const benchmark: Benchmark = {
@@ -111,28 +196,45 @@ const benchmark: Benchmark = {
       const raw = rawRequest(false);
       const rawWithTimeout = rawRequest(true);
       const viaSdk = () => client.createProspectLog(BODY);
-      const check = await viaSdk();
-      if ((check as { prospectId?: string }).prospectId !== `prospect_${ULID}`) throw new TypeError("the SDK returned an unexpected result");
-
-      for (const warm of [raw, viaSdk, rawWithTimeout]) await perCall(warm, WARMUP);
-      // Interleaved blocks, the order alternating per round, so load from other processes hits every side alike.
-      const sides = [raw, viaSdk, rawWithTimeout];
-      const times: number[][] = sides.map(() => []);
-      for (let pair = 0; pair < PAIRS; pair++) {
-        const order = pair % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
-        for (const side of order) times[side]!.push(await perCall(sides[side]!, BLOCK));
+      const transport = await ofetchAlone(server.url);
+      const floor = await floorCall(sdk, server.url);
+      for (const check of [await viaSdk(), await transport(), await floor()]) {
+        if ((check as { prospectId?: string }).prospectId !== `prospect_${ULID}`) throw new TypeError("a side returned an unexpected result");
       }
-      const [rawMedian, sdkMedian, timeoutMedian] = times.map(median) as [number, number, number];
+
+      const sides = [raw, viaSdk, rawWithTimeout, transport, floor];
+      for (const warm of sides) await perCall(warm, WARMUP);
+      // Interleaved blocks, the order alternating per round, so load from other processes hits every side alike.
+      const times = (await interleaved(sides, PAIRS, BLOCK)) as [number[], number[], number[], number[], number[]];
+      const [rawMedian, sdkMedian, timeoutMedian, ofetchMedian, floorMedian] = times.map(median) as [number, number, number, number, number];
       const cpu = await inMemory(sdk);
       return [
         atMost(
-          "createProspectLog via SDK vs raw fetch + JSON.parse, µs/call (median of blocks)",
+          `createProspectLog via SDK vs raw fetch + JSON.parse, µs/call (median of blocks; pair ratios ${pairSpread(times[1], times[0])})`,
           `${sdkMedian.toFixed(1)} µs`,
           `${rawMedian.toFixed(1)} µs`,
           sdkMedian / rawMedian,
           1.1,
         ),
         info("SDK overhead per call (difference of the medians)", `${(sdkMedian - rawMedian).toFixed(1)} µs`, `${PAIRS} rounds × ${BLOCK} calls`),
+        info(
+          `ofetch alone, set up as the SDK's transport (no timeout, validation or policy), µs/call (pair ratios ${pairSpread(times[3], times[0])})`,
+          `${ofetchMedian.toFixed(1)} µs`,
+          `${rawMedian.toFixed(1)} µs`,
+          ofetchMedian / rawMedian,
+        ),
+        info(
+          `the floor: ofetch + a timer and an abort per attempt + both validations + an idempotency key, µs/call (pair ratios ${pairSpread(times[4], times[0])})`,
+          `${floorMedian.toFixed(1)} µs`,
+          `${rawMedian.toFixed(1)} µs`,
+          floorMedian / rawMedian,
+        ),
+        info(
+          `createProspectLog via SDK vs the floor, µs/call (pair ratios ${pairSpread(times[1], times[4])})`,
+          `${sdkMedian.toFixed(1)} µs`,
+          `${floorMedian.toFixed(1)} µs`,
+          sdkMedian / floorMedian,
+        ),
         info(
           "raw fetch with an AbortSignal.timeout, µs/call (what any timeout costs in undici)",
           `${timeoutMedian.toFixed(1)} µs`,
@@ -145,6 +247,16 @@ const benchmark: Benchmark = {
           `${cpu.raw.toFixed(2)} µs`,
           cpu.sdk / cpu.raw,
         ),
+        // An absolute target (issue 23): the SDK's own work per call, on top of the raw side's; the ratio column holds the µs.
+        atMost(
+          `the SDK's own cost in memory, µs/call (SDK minus raw, medians; per-round spread ${cpu.spread})`,
+          `${(cpu.sdk - cpu.raw).toFixed(2)} µs`,
+          `${cpu.raw.toFixed(2)} µs raw`,
+          cpu.sdk - cpu.raw,
+          8,
+        ),
+        info("ofetch alone in memory: what the transport adds to raw, µs/call", `${(cpu.ofetch - cpu.raw).toFixed(2)} µs`, `${cpu.raw.toFixed(2)} µs raw`, cpu.ofetch - cpu.raw),
+        info("the floor in memory (as over the socket): what it adds to raw, µs/call", `${(cpu.floor - cpu.raw).toFixed(2)} µs`, `${cpu.raw.toFixed(2)} µs raw`, cpu.floor - cpu.raw),
       ];
     } finally {
       await server.close();
