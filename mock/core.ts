@@ -8,6 +8,7 @@
 
 export { OPERATIONS, type OperationId } from "../src/operations.js";
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
+export { type PersistStateOptions, persistState } from "./browser/persist-state.js";
 export type { MockChange, MockChangeListener, MockChanges } from "./changes.js";
 export type { Clock } from "./clock.js";
 export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";

@@ -17,6 +17,7 @@ import { createPipeline, type Outcome, toOutcome } from "./pipeline.js";
 import { createRandom } from "./random.js";
 import { createRequestLog, type LoggedRequest, type RequestLog } from "./request-log.js";
 import { createMockState, type MockState } from "./state/index.js";
+import { restoreStore } from "./state/restore.js";
 import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
 import { createWebhookDispatcher, type Delivery, type DeliveryAttempt } from "./webhooks/index.js";
@@ -28,11 +29,15 @@ export interface MockWebhooks {
   /** Every event kept, oldest first, with the tenant it belongs to (also those no subscription wanted). */
   events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
   /**
-   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule),
-   * within the concurrency limit; `{ all: true }` makes every pending retry now; `tenantId` keeps to one tenant.
+   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule);
+   * past the concurrency limit they wait their turn. `{ all: true }` makes every pending retry
+   * now; `tenantId` keeps to one tenant.
    */
   runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
-  /** Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new timestamp and signature. */
+  /**
+   * Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new
+   * timestamp and signature, within the same concurrency limit.
+   */
   redeliver(eventId: string): Promise<DeliveryAttempt[]>;
   /** How many attempts are in flight now. */
   inFlight(): number;
@@ -84,6 +89,12 @@ export interface MockCore {
   requestsOf(tenantId: string): LoggedRequest[];
   /** Changes how many answered requests the log keeps. */
   retainRequests(limit: number): void;
+  /** Logs a request an adapter answered before the pipeline (the server refusing a foreign `Host` or `Origin`). */
+  record(entry: LoggedRequest): void;
+  /** The mock's clock, in epoch milliseconds. */
+  nowMs(): number;
+  /** Replaces the state with a snapshot of this mock's (`api.state.snapshot()`); throws `MockStateError`, changing nothing, for anything else. */
+  restoreState(snapshot: string): void;
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
@@ -144,6 +155,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     now: () => new Date(store.nowMs()),
     newEventId: () => store.newEventId(),
     ...resolved.webhooks,
+    // Live views read the deliveries again after each attempt, as soon as it has ended.
+    onAttempt(attempt, delivery) {
+      resolved.webhooks.onAttempt?.(attempt, delivery);
+      if (delivery.tenantId !== null) changes.announce(delivery.tenantId, { kind: "deliveries" });
+    },
     secretsOf: ({ tenantId, subscriptionId }) =>
       tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
     onDeactivate(subscriptionId) {
@@ -175,27 +191,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   initialise();
 
   const newRequestId = (atMs?: number) => requestIds.next("req", atMs ?? store.nowMs());
-  const answer = createPipeline({
-    store: current,
-    basePath: resolved.basePath,
-    newRequestId,
-    takeFaults: faults.take,
-    record(entry) {
-      requestLog.record(entry);
-      if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
-    },
-  });
-
-  /** Tells the tenants whose deliveries just made attempts (live views then read them again). */
-  const announceAttempts = (attempts: DeliveryAttempt[]): DeliveryAttempt[] => {
-    if (attempts.length === 0) return attempts;
-    const events = new Set(attempts.map((attempt) => attempt.eventId));
-    const tenants = new Set(
-      dispatcher.list().flatMap((delivery) => (events.has(delivery.eventId) && delivery.tenantId !== null ? [delivery.tenantId] : [])),
-    );
-    for (const tenantId of tenants) changes.announce(tenantId, { kind: "deliveries" });
-    return attempts;
+  const record = (entry: LoggedRequest): void => {
+    requestLog.record(entry);
+    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
   };
+  const answer = createPipeline({ store: current, basePath: resolved.basePath, newRequestId, takeFaults: faults.take, record });
 
   const handle = (request: Request): Promise<Outcome> => Promise.resolve(answer(fromFetchRequest(request))).then(toOutcome);
 
@@ -216,8 +216,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     webhooks: {
       list: () => dispatcher.list(),
       events: () => dispatcher.events(),
-      runDue: (runOptions) => dispatcher.runDue(runOptions).then(announceAttempts),
-      redeliver: (eventId) => dispatcher.redeliver(eventId).then(announceAttempts),
+      runDue: (runOptions) => dispatcher.runDue(runOptions),
+      redeliver: (eventId) => dispatcher.redeliver(eventId),
       inFlight: () => dispatcher.inFlight(),
     },
     changes,
@@ -236,6 +236,12 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     newRequestId,
     requestsOf: (tenantId) => requestLog.ofTenant(tenantId, store.tenants.size <= 1),
     retainRequests: requestLog.retain,
+    record,
+    nowMs: () => store.nowMs(),
+    restoreState(snapshot) {
+      restoreStore(store, snapshot);
+      changes.announce(null, { kind: "reset" }); // live views read the whole state again
+    },
   });
   return api;
 }

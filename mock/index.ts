@@ -13,6 +13,15 @@ import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions }
 import { HttpResponse, http } from "./msw/load.js";
 
 export * from "./core.js";
+export {
+  type UnhandledFrameArgs,
+  type UnhandledFrameDefaults,
+  type UnhandledRequestOptions,
+  type UnhandledRequestPrint,
+  type UnhandledScope,
+  type UnhandledStrategy,
+  unhandledRequests,
+} from "./msw/unhandled.js";
 
 /** A mock with MSW handlers. */
 export interface MswMockApi extends MockApi {
@@ -76,14 +85,15 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
  * @example
  * ```ts
  * import { setupServer } from "msw/node";
- * import { createMockApi } from "prospectkit/mock";
+ * import { createMockApi, unhandledRequests } from "prospectkit/mock";
  *
  * const api = createMockApi({ apiKeys: ["test_key"] });
  * const server = setupServer(...api.handlers);
- * server.listen({ onUnhandledFrame: "error" }); // msw 2: onUnhandledRequest
+ * server.listen(unhandledRequests("error")); // msw 3's onUnhandledFrame and msw 2's onUnhandledRequest
  * ```
  */
 export function createMockApi(options: MockApiOptions = {}): MswMockApi {
   const api = createCoreMockApi(options);
-  return { ...api, handlers: createMswHandlers(api) };
+  // The core's own object, handlers added: what is built on the core (persistState, the control API) accepts it.
+  return Object.assign(api, { handlers: createMswHandlers(api) });
 }

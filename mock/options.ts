@@ -41,15 +41,15 @@ export interface MockApiOptions {
    * Webhook delivery: how attempts are sent (default `globalThis.fetch`), their timeout (default
    * 15 s), how many may be in flight at once (default no limit), how much faster than real time
    * the retry schedule runs (`timeScale`, default 1), how many deliveries and events are kept
-   * (`maxRecords`, default 10,000), the monotonic clock that times attempts (`elapsedMs`) and a
-   * hook called after each attempt (`onAttempt`).
+   * (`maxRecords`, default 10,000), the monotonic clock that times attempts (`elapsedMs`), a
+   * hook called after each attempt (`onAttempt`) and a signal that stops delivery (`signal`).
    */
   readonly webhooks?: {
     /** Sends an attempt (default `globalThis.fetch`). */
     readonly fetch?: WebhookFetch;
     /** How long one attempt may take (default 15,000 ms). */
     readonly timeoutMs?: number;
-    /** How many attempts may be in flight at once (default no limit). */
+    /** How many attempts may be in flight at once, scheduled and redeliveries alike (default no limit); the excess waits its turn. */
     readonly concurrency?: number;
     /** How many times faster than real time the retry schedule runs (default 1). */
     readonly timeScale?: number;
@@ -59,6 +59,8 @@ export interface MockApiOptions {
     readonly elapsedMs?: () => number;
     /** Called once per delivery attempt as soon as its outcome is known. */
     readonly onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
+    /** Stops delivery for good when it aborts: attempts in flight are aborted, none starts afterwards. */
+    readonly signal?: AbortSignal;
   };
   /** How many answered requests `api.requests` keeps, the latest (default 10,000). */
   readonly retainedRequests?: number;

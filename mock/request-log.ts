@@ -7,7 +7,7 @@
  */
 
 import * as z from "zod/mini";
-import { OPERATIONS } from "../src/operations.js";
+import { OPERATIONS, type OperationId } from "../src/operations.js";
 import { REDACTED } from "../src/redact.js";
 import { DateTime, OpaqueId } from "../src/schemas/index.js";
 
@@ -33,8 +33,32 @@ export const LoggedRequestSchema = z.object({
   tenantId: z.nullable(OpaqueId),
 });
 
-/** One answered request (its fields are documented in `LoggedRequestSchema`, mock/request-log.ts). */
-export type LoggedRequest = z.output<typeof LoggedRequestSchema>;
+/**
+ * One answered request, as `api.requests` and `GET /__mock/requests` list it: never a header, so
+ * never the API key. test/sdk/type-names.test.ts proves it equals `LoggedRequestSchema`'s output.
+ */
+export interface LoggedRequest {
+  /** The `x-request-id` the mock answered with (`req_…`). */
+  requestId: string;
+  /** The HTTP method. */
+  method: string;
+  /** The URL path, without the query string. */
+  path: string;
+  /** The operation the route matched, or null (404, 405, outside the API). */
+  operation: OperationId | null;
+  /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
+  status: number;
+  /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
+  requestBody?: unknown;
+  /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
+  responseBody?: unknown;
+  /** When the request was received (the mock's clock, ISO 8601). */
+  receivedAt: string;
+  /** How long the mock took to answer, in milliseconds (real time, injected latency included). */
+  durationMs: number;
+  /** The tenant of the request's API key; null when it had no known key. */
+  tenantId: string | null;
+}
 
 /** How many answered requests a mock keeps by default. */
 export const DEFAULT_RETAINED_REQUESTS = 10_000;

@@ -9,12 +9,13 @@
 import type { ErrorCode } from "../../src/schemas/index.js";
 import { type MockApi, MockStateError } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
-import { readJsonBody } from "../http/body.js";
+import { parseJsonBody, readCapped } from "../http/body.js";
 import { forMethod, methodOf } from "../http/method.js";
 import { fieldErrorsOf, invalidFields, problem, type Reply, toResponse } from "../http/reply.js";
 import { createRouter } from "../http/router.js";
 import type { Inbox } from "./inbox.js";
 import { CONTROL_ROUTES, type ControlContext, type ControlRoute } from "./routes.js";
+import { NO_BODY } from "./schemas.js";
 
 /** Where the control API lives. */
 export const CONTROL_PATH_PREFIX = "/__mock";
@@ -41,13 +42,17 @@ async function parseInput(route: ControlRoute, request: Request, url: URL, reque
     query = parsed.data;
   }
   let body: unknown;
-  if (route.body !== undefined) {
-    const read = await readJsonBody(request);
-    if (!read.ok) return problem(requestId, read.code, read.detail, read.errors ? { errors: read.errors } : {});
-    const parsed = route.body.safeParse(read.value);
-    if (!parsed.success) return invalidFields(requestId, fieldErrorsOf(parsed.error, read.value));
-    body = parsed.data;
-  }
+  if (route.rawBody === true || route.method === "GET") return { body, query };
+  // A route without a body schema takes no body: none, an empty one, or `{}`; anything else is refused like any body.
+  const schema = route.body ?? NO_BODY;
+  const bytes = await readCapped(request).catch(() => undefined);
+  if (bytes === undefined) return problem(requestId, "invalid_request", "The body could not be read.");
+  if (route.body === undefined && bytes !== null && bytes.length === 0) return { body, query };
+  const read = await parseJsonBody(request.headers, () => bytes);
+  if (!read.ok) return problem(requestId, read.code, read.detail, read.errors ? { errors: read.errors } : {});
+  const parsed = schema.safeParse(read.value);
+  if (!parsed.success) return invalidFields(requestId, fieldErrorsOf(parsed.error, read.value));
+  body = parsed.data;
   return { body, query };
 }
 

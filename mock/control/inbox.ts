@@ -1,8 +1,10 @@
 /**
  * The server's built-in webhook inbox: `POST /__mock/inbox/{name}` receives a delivery, verifies
  * it with the secrets of the subscriptions that point at it (Standard Webhooks, through the SDK's
- * own `verifyWebhook`), and keeps it, with the verification result, for the tenant of those
- * subscriptions. A newcomer sees a whole signed cycle without writing a receiver.
+ * own `verifyWebhook`), and keeps it, with the verification result, for the tenant whose secret
+ * signed it; a request that no secret signed is kept, unverified, for every tenant whose
+ * subscriptions point here. So a tenant never reads another tenant's deliveries, whatever inbox
+ * name it points at. A newcomer sees a whole signed cycle without writing a receiver.
  * @module
  */
 import type { WebhookEvent } from "../../src/schemas/index.js";
@@ -97,6 +99,21 @@ async function verify(
   return { verification, event: null };
 }
 
+/** Whether one of the subscriptions' secrets signed the request, whatever its timestamp (who sent it, not whether it is fresh). */
+async function signedByAny(subscriptions: readonly { secrets: readonly string[] }[], headers: Headers, body: Uint8Array): Promise<boolean> {
+  for (const { secrets } of subscriptions) {
+    for (const secret of secrets) {
+      try {
+        await verifyWebhook({ secret, headers, body, toleranceSeconds: Number.POSITIVE_INFINITY });
+        return true;
+      } catch (error) {
+        if (!(error instanceof WebhookVerificationError)) throw error;
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * Creates an inbox over a mock.
  * @param api - the mock whose subscriptions name the inboxes and hold the secrets
@@ -108,12 +125,20 @@ export function createInbox(api: MockApi, now: () => Date): Inbox {
   let messages = new Map<string, Map<string, InboxMessage[]>>();
   let counter = 0;
 
+  /** Keeps one message for a tenant, within the inbox's capacity. */
+  function keep(tenantId: string, message: InboxMessage): void {
+    const byName = messages.get(tenantId) ?? new Map<string, InboxMessage[]>();
+    messages.set(tenantId, byName);
+    const list = byName.get(message.inbox) ?? [];
+    byName.set(message.inbox, list);
+    list.push(message);
+    if (list.length > INBOX_CAPACITY) list.splice(0, list.length - INBOX_CAPACITY);
+  }
+
   return {
     async receive(name, headers, body) {
-      const results: InboxVerification[] = [];
       const at = now();
-      for (const tenant of api.state.tenants.list()) {
-        const tenantId = tenant.id;
+      const pointing = api.state.tenants.list().flatMap(({ id: tenantId }) => {
         const subscriptions = api.state.webhookSubscriptions
           .list({ tenantId })
           .filter((subscription) => pointsAt(subscription.url, name))
@@ -121,13 +146,17 @@ export function createInbox(api: MockApi, now: () => Date): Inbox {
             id: subscription.id,
             secrets: api.state.webhookSubscriptions.signingSecrets(subscription.id, { tenantId }) ?? [],
           }));
-        if (subscriptions.length === 0) continue;
+        return subscriptions.length === 0 ? [] : [{ tenantId, subscriptions }];
+      });
+      // A message belongs to the tenant whose secret signed it (however old it is); one that no
+      // secret signed is shown, unverified, to every tenant pointing here: it holds nothing of theirs.
+      const signers: typeof pointing = [];
+      for (const tenant of pointing) if (await signedByAny(tenant.subscriptions, headers, body)) signers.push(tenant);
+      const recipients = signers.length > 0 ? signers : pointing;
+      const results: InboxVerification[] = [];
+      for (const { tenantId, subscriptions } of recipients) {
         const { verification, event } = await verify(subscriptions, headers, body, at);
-        const byName = messages.get(tenantId) ?? new Map<string, InboxMessage[]>();
-        messages.set(tenantId, byName);
-        const list = byName.get(name) ?? [];
-        byName.set(name, list);
-        list.push({
+        keep(tenantId, {
           id: ++counter,
           inbox: name,
           receivedAt: formatTimestamp(at.getTime()),
@@ -140,7 +169,6 @@ export function createInbox(api: MockApi, now: () => Date): Inbox {
           event,
           verification,
         });
-        if (list.length > INBOX_CAPACITY) list.splice(0, list.length - INBOX_CAPACITY);
         results.push(verification);
       }
       return results;

@@ -51,5 +51,10 @@ export interface ControlRoute {
   readonly response: z.ZodMiniType;
   /** True for a route that takes no API key (the inbox receives from webhook senders, which have none). */
   readonly public?: true;
+  /**
+   * True for a route that reads its body's raw bytes itself (the inbox: a signed delivery). Every
+   * other route without `body` takes no body: none, an empty one, or `{}`.
+   */
+  readonly rawBody?: true;
   run(context: ControlContext): ControlResult | Promise<ControlResult>;
 }

@@ -57,7 +57,7 @@ function pendingFaults(api: MockApi): unknown {
   return { data };
 }
 
-/** The tenant's whole state for `GET /__mock/state`: signing secrets stay behind their own route. */
+/** The tenant's whole state for `GET /__mock/state`: signing secrets, current and previous, stay behind their own route. */
 function tenantState(api: MockApi, tenantId: string): unknown {
   const { state } = api;
   const pages = state.pages.list({ tenantId }).map((page) => ({
@@ -69,7 +69,7 @@ function tenantState(api: MockApi, tenantId: string): unknown {
     prospectLogs: state.prospectLogs.list({ tenantId }),
     pageGroups: state.pageGroups.list({ tenantId }),
     pages,
-    webhookSubscriptions: state.webhookSubscriptions.list({ tenantId }).map(({ secret: _secret, ...rest }) => rest),
+    webhookSubscriptions: state.webhookSubscriptions.list({ tenantId }).map(({ secret: _secret, previousSecret: _previous, ...rest }) => rest),
   };
 }
 

@@ -69,13 +69,16 @@ export const ControlFault = z.discriminatedUnion("kind", [
 /** What `POST /__mock/faults` takes. */
 export type ControlFault = z.output<typeof ControlFault>;
 
+/** The body of a route that takes none, when one is sent anyway: an empty JSON object (an unknown field is a 400). */
+export const NO_BODY = z.strictObject({});
+
 /** `GET /__mock/prospect_logs` query: only the logs of one prospect. */
 export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(OpaqueId) });
 
 // Responses: the records of `api.state` (their schemas live with them, in state/records.ts), as JSON.
 
-/** A subscription as listings show it: without its signing secret (ask for that on its own). */
-export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true });
+/** A subscription as listings show it: without its signing secrets, current or previous (ask for those on their own). */
+export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true, previousSecret: true });
 
 /**
  * A subscription's signing secret, handed out on request only; after a rotation also the

@@ -142,6 +142,7 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     operationId: "receiveWebhook",
     summary: "The built-in receiver: verifies a delivery with the secret of the subscription pointing here, and keeps it (no API key)",
     public: true,
+    rawBody: true,
     status: 200,
     response: InboxVerificationSchema,
     run: receive,

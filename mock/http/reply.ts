@@ -25,19 +25,36 @@ export function problemType(code: string): string {
 }
 
 /**
+ * The error codes only the standalone server answers, at its edge (a real deployment of the API
+ * has no such checks): a `Host` or an `Origin` the server was not told to trust.
+ */
+export const SERVER_PROBLEM_STATUSES = {
+  host_not_allowed: { status: 403, title: "Host not allowed" },
+  origin_not_allowed: { status: 403, title: "Origin not allowed" },
+} as const;
+
+/** An error code the mock answers: the API's, or one of the server's own. */
+export type MockErrorCode = ErrorCode | keyof typeof SERVER_PROBLEM_STATUSES;
+
+const STATUSES: Readonly<Record<MockErrorCode, { readonly status: number; readonly title: string }>> = {
+  ...PROBLEM_STATUSES,
+  ...SERVER_PROBLEM_STATUSES,
+};
+
+/**
  * A problem reply.
  * @param requestId - the request's ID, repeated in the body
- * @param code - the error code; its status and title come from `PROBLEM_STATUSES` (src/schemas/problem.ts)
+ * @param code - the error code; its status and title come from `PROBLEM_STATUSES` (src/schemas/problem.ts) or {@link SERVER_PROBLEM_STATUSES}
  * @param detail - what went wrong with this request, in a sentence
  * @param extra - field errors, extra headers, or a status overriding the code's (fault injection)
  */
 export function problem(
   requestId: string,
-  code: ErrorCode,
+  code: MockErrorCode,
   detail: string,
   extra: { errors?: FieldError[]; headers?: Record<string, string>; status?: number; title?: string } = {},
 ): Reply {
-  const { status, title } = PROBLEM_STATUSES[code];
+  const { status, title } = STATUSES[code];
   const body: ProblemDetails = {
     type: problemType(code),
     title: extra.title ?? title,

@@ -12,8 +12,9 @@ import { OPERATION_TABLE, type OperationId, type PathParam } from "../../src/ope
 import { Page, ProblemDetails, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 import { VERSION } from "../../src/version.js";
 import { CONTROL_ROUTES, type ControlRoute } from "../control/routes.js";
+import { NO_BODY } from "../control/schemas.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
-import { ERROR_RESPONSES, type ErrorStatus, errorResponses, REQUEST_ID_HEADER } from "./responses.js";
+import { type ErrorStatus, errorResponseComponents, errorResponses, REQUEST_ID_HEADER } from "./responses.js";
 
 /** The server URL a document names when none is given. */
 export const DEFAULT_DOCUMENT_SERVER = "http://127.0.0.1:4010";
@@ -29,6 +30,26 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 function jsonBody(schema: JsonSchema | { $ref: string }, description: string) {
   return { required: true, description, content: { "application/json": { schema } } };
 }
+
+/**
+ * The CORS headers every `/v0` answer carries (mock/server/cors.ts), as the API document lists them:
+ * a web page on any origin may call the API, whose key is a header, never a cookie.
+ */
+const CORS_HEADERS = {
+  "access-control-allow-origin": { $ref: "#/components/headers/AccessControlAllowOrigin" },
+  "access-control-expose-headers": { $ref: "#/components/headers/AccessControlExposeHeaders" },
+} as const;
+
+const CORS_HEADER_COMPONENTS = {
+  AccessControlAllowOrigin: {
+    description: "Always `*`: a web page on any origin may call the API (the key is a header, never a cookie, so no credentials mode is needed).",
+    schema: { type: "string", const: "*" },
+  },
+  AccessControlExposeHeaders: {
+    description: "The headers a browser may read besides the safelisted ones: `x-request-id`, `idempotent-replayed`, `retry-after`, `allow`.",
+    schema: { type: "string" },
+  },
+};
 
 function success(description: string, schema: JsonSchema | { $ref: string }, extraHeaders: Record<string, unknown> = {}) {
   return {
@@ -65,6 +86,10 @@ const PROSE: Readonly<Record<OperationId, OperationProse>> = {
   },
   getPage: {
     summary: "Get a page with its published version",
+    description:
+      "Reads one page of a page group with the version currently published: its number, ID and publication time. " +
+      "A page that was never published answers 200 with all three fields of `publishedVersion` null; " +
+      "a page or page group that does not exist in your tenant answers 404.",
     success: "The page; an unpublished page has a `publishedVersion` of three nulls.",
     params: { page_group_id: "The page group ID.", page_id: "The page ID." },
   },
@@ -115,7 +140,10 @@ function apiPaths() {
       ...(params.length > 0 && { parameters: params.map((param) => pathParameter(param.name, prose.params?.[param.name] ?? "")) }),
       ...(request !== undefined && { requestBody: jsonBody(schemaRef(request), prose.body ?? "") }),
       responses: {
-        [String(route.success)]: success(prose.success, schemaRef(route.result), route.retry === "idempotency-key" ? REPLAYED_HEADER_DOC : {}),
+        [String(route.success)]: success(prose.success, schemaRef(route.result), {
+          ...CORS_HEADERS,
+          ...(route.retry === "idempotency-key" && REPLAYED_HEADER_DOC),
+        }),
         ...errorResponses(route.errors),
       },
     };
@@ -128,7 +156,7 @@ function controlErrors(route: ControlRoute): ErrorStatus[] {
   const statuses: ErrorStatus[] = route.public === true ? [] : [401];
   if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
   if (route.path.includes("{")) statuses.push(404);
-  if (route.body !== undefined) statuses.push(413, 415);
+  if (route.method !== "GET" && route.rawBody !== true) statuses.push(413, 415);
   return statuses;
 }
 
@@ -158,6 +186,11 @@ function controlPaths() {
       summary: route.summary,
       ...(parameters.length > 0 && { parameters }),
       ...(route.body !== undefined && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
+      ...(route.body === undefined &&
+        route.method !== "GET" &&
+        route.rawBody !== true && {
+          requestBody: { ...jsonBody(toJsonSchema(NO_BODY, "input"), "Takes no body: send none, an empty one, or {}."), required: false },
+        }),
       responses: {
         [String(route.status)]: success("Done.", toJsonSchema(route.response, "output")),
         ...errorResponses(controlErrors(route)),
@@ -167,11 +200,14 @@ function controlPaths() {
   return paths;
 }
 
+/** Where to ask about the documents: the package, whose page links its repository and issues. */
+const CONTACT = { name: "prospectkit", url: "https://www.npmjs.com/package/prospectkit" } as const;
+
 /** The parts both documents share: the dialect, the server, the key scheme, the error responses. */
 function documentFrame(serverUrl: string, info: { title: string; summary: string; description: string }, tag: { name: string; description: string }) {
   return {
     openapi: "3.1.0",
-    info: { ...info, version: VERSION, license: { name: "MIT", identifier: "MIT" } },
+    info: { ...info, version: VERSION, contact: CONTACT, license: { name: "MIT", identifier: "MIT" } },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     servers: [{ url: serverUrl, description: "The standalone mock server." }],
     security: [{ ApiKey: [] }],
@@ -180,9 +216,9 @@ function documentFrame(serverUrl: string, info: { title: string; summary: string
 }
 
 /** The error responses `paths` refers to (a linter flags an unused component). */
-function responsesUsedBy(paths: unknown): Record<string, unknown> {
+function responsesUsedBy(paths: unknown, responses: Record<string, unknown>): Record<string, unknown> {
   const used = new Set([...JSON.stringify(paths).matchAll(/#\/components\/responses\/(\w+)/g)].map((match) => match[1]!));
-  return Object.fromEntries(Object.entries(ERROR_RESPONSES).filter(([name]) => used.has(name)));
+  return Object.fromEntries(Object.entries(responses).filter(([name]) => used.has(name)));
 }
 
 function sharedComponents() {
@@ -193,7 +229,6 @@ function sharedComponents() {
     headers: {
       RequestId: { description: "The request's ID, equal to `requestId` in a problem body.", schema: { type: "string" } },
     },
-    responses: ERROR_RESPONSES,
   };
 }
 
@@ -212,7 +247,7 @@ function sharedComponents() {
  * ```
  */
 export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
-  const { responses, ...components } = sharedComponents();
+  const components = sharedComponents();
   return {
     ...documentFrame(
       serverUrl,
@@ -229,8 +264,9 @@ export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVE
     paths: apiPaths(),
     components: {
       ...components,
+      headers: { ...components.headers, ...CORS_HEADER_COMPONENTS },
       schemas: Object.fromEntries(API_SCHEMAS.map(([name, schema, io]) => [name, toJsonSchema(schema, io)])),
-      responses,
+      responses: errorResponseComponents(CORS_HEADERS),
     },
   };
 }
@@ -250,7 +286,7 @@ export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVE
  * ```
  */
 export function createControlOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
-  const { responses: _all, ...components } = sharedComponents();
+  const components = sharedComponents();
   const paths = controlPaths();
   return {
     ...documentFrame(
@@ -265,6 +301,10 @@ export function createControlOpenApiDocument(serverUrl: string = DEFAULT_DOCUMEN
       { name: TAGS.control, description: "Drive and inspect the mock's state (mock only, not part of the API)." },
     ),
     paths,
-    components: { ...components, schemas: { ProblemDetails: toJsonSchema(ProblemDetails, "output") }, responses: responsesUsedBy(paths) },
+    components: {
+      ...components,
+      schemas: { ProblemDetails: toJsonSchema(ProblemDetails, "output") },
+      responses: responsesUsedBy(paths, errorResponseComponents()),
+    },
   };
 }

@@ -23,8 +23,15 @@ export type JsonSchema = Record<string, unknown>;
  * client validating with the document accepts exactly what the server accepts.
  */
 const WRITTEN_OUT = new Map<unknown, JsonSchema>([
-  // The URL rule as the server applies it to the raw string (the WHATWG host check aside).
-  [HttpUrl, { pattern: HTTP_URL_PATTERN.source }],
+  // The URL rule as the server applies it to the raw string: the pattern is the whole rule.
+  [
+    HttpUrl,
+    {
+      pattern: HTTP_URL_PATTERN.source,
+      description:
+        "An absolute http or https URL of at most 2048 characters, kept exactly as sent: printable ASCII only (send an IDN host or a non-ASCII path in its encoded form, e.g. https://xn--bcher-kva.example/hook), no user name or password, and it must parse as an absolute URL with a host (a port of at most 65535, no % in the host, a host name not ending in a number). The pattern states the whole rule.",
+    },
+  ],
   // The email grammar; `format: email` (RFC 5321: quoted strings, IP literals) would disagree with it.
   [Email, { pattern: EMAIL_PATTERN.source }],
   // The server always sends the three fields (null for a page never published); the SDK's schema

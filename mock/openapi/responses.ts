@@ -26,25 +26,30 @@ const STATUSES = {
 export type ErrorStatus = keyof typeof STATUSES;
 
 function extraHeaders(status: ErrorStatus): Record<string, unknown> {
-  if (status === 429) return { "retry-after": { description: "Seconds to wait before retrying.", schema: { type: "string" } } };
+  if (status === 429) return { "retry-after": { description: "Whole seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } } };
   return {};
 }
 
-/** `components.responses`: every error response, by name. */
-export const ERROR_RESPONSES: Record<string, unknown> = Object.fromEntries(
-  Object.keys(STATUSES).map((key) => {
-    const status = Number(key) as ErrorStatus;
-    const [name, description] = STATUSES[status];
-    return [
-      name,
-      {
-        description,
-        headers: { [REQUEST_ID_HEADER]: { $ref: "#/components/headers/RequestId" }, ...extraHeaders(status) },
-        content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: "#/components/schemas/ProblemDetails" } } },
-      },
-    ];
-  }),
-);
+/**
+ * `components.responses`: every error response, by name.
+ * @param headers - headers every response of the document carries besides `x-request-id` (the API's CORS headers)
+ */
+export function errorResponseComponents(headers: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(STATUSES).map((key) => {
+      const status = Number(key) as ErrorStatus;
+      const [name, description] = STATUSES[status];
+      return [
+        name,
+        {
+          description,
+          headers: { [REQUEST_ID_HEADER]: { $ref: "#/components/headers/RequestId" }, ...headers, ...extraHeaders(status) },
+          content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: "#/components/schemas/ProblemDetails" } } },
+        },
+      ];
+    }),
+  );
+}
 
 /**
  * The `responses` entries of some error statuses, as references to the reusable responses.

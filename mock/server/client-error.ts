@@ -10,7 +10,8 @@ import type { Duplex } from "node:stream";
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
 import { problem } from "../http/reply.js";
-import { CORS_RESPONSE_HEADERS } from "./cors.js";
+import { PUBLIC_CORS_HEADERS } from "./exposure.js";
+import { endByHand } from "./linger.js";
 
 /** The status and the sentence of each parser error, by node's error code. */
 const CLIENT_ERRORS: Readonly<Record<string, readonly [status: number, detail: string]>> = {
@@ -26,12 +27,18 @@ const MALFORMED: readonly [number, string] = [400, "The request is not valid HTT
  * @param status - the status
  * @param headers - the response's own headers
  * @param body - the body (empty for a HEAD answer)
+ * @param cors - the CORS headers of the answer (default: any origin may read it)
  */
-export function rawHttpResponse(status: number, headers: Iterable<readonly [string, string]>, body: string): string {
+export function rawHttpResponse(
+  status: number,
+  headers: Iterable<readonly [string, string]>,
+  body: string,
+  cors: Readonly<Record<string, string>> = PUBLIC_CORS_HEADERS,
+): string {
   const given = [...headers];
   const all: (readonly [string, string])[] = given.filter(([name]) => name !== "content-length" && name !== "connection");
   const declared = given.find(([name]) => name === "content-length");
-  all.push(["content-length", declared?.[1] ?? String(Buffer.byteLength(body))], ...Object.entries(CORS_RESPONSE_HEADERS), ["connection", "close"]);
+  all.push(["content-length", declared?.[1] ?? String(Buffer.byteLength(body))], ...Object.entries(cors), ["connection", "close"]);
   const head = all.map(([name, value]) => `${name}: ${value}\r\n`).join("");
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`;
 }
@@ -66,5 +73,5 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  socket.end(clientErrorResponse(error.code, requestId));
+  endByHand(socket, clientErrorResponse(error.code, requestId));
 }

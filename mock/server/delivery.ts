@@ -1,13 +1,14 @@
 /**
  * Real webhook delivery for the standalone server: the mock's own dispatcher (signing, schedule,
- * deactivation) with a real HTTP sender and a timer that runs every due delivery. The sender is
- * `fetch` with redirects never followed; a shutdown aborts every attempt in flight, so a
- * receiver that never answers cannot hold the process open.
+ * deactivation, the one in-flight cap) with a real HTTP sender ({@link sendOverHttp}: a
+ * connection per attempt, closed when it ends) and a timer that runs every due delivery. A
+ * shutdown aborts every attempt in flight and drops the waiting ones, so a receiver that never
+ * answers cannot hold the process open.
  * @module
  */
 import { performance } from "node:perf_hooks";
 import type { MockApiOptions } from "../core.js";
-import type { Delivery, DeliveryAttempt, WebhookFetch } from "../webhooks/index.js";
+import { sendOverHttp } from "./http-sender.js";
 
 /** How many attempts the server has in flight at most, by default. */
 export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
@@ -26,11 +27,11 @@ export interface ServerWebhookOptions extends NonNullable<MockApiOptions["webhoo
 
 /** A running delivery loop. */
 export interface DeliveryLoop {
-  /** The `webhooks` option for the mock: the real sender, durations, the concurrency limit, the attempt hook. */
+  /** The `webhooks` option for the mock: the real sender, durations, the concurrency limit, the attempt hook, the stop signal. */
   readonly mockOptions: NonNullable<MockApiOptions["webhooks"]>;
   /** Starts the timer (once the mock exists). */
   start(runDue: () => Promise<unknown>, inFlight: () => number): void;
-  /** Stops the timer and aborts every attempt in flight; later outcomes are no longer reported. */
+  /** Stops the timer, aborts every attempt in flight (its socket closes at once) and drops the waiting ones; nothing more is reported. */
   stop(): void;
 }
 
@@ -41,23 +42,21 @@ export interface DeliveryLoop {
  * @throws {TypeError} for a `deliver` that is not a boolean
  */
 export function createDeliveryLoop(options: ServerWebhookOptions = {}): DeliveryLoop {
-  const { deliver = true, onAttempt, ...rest } = options;
+  const { deliver = true, ...rest } = options;
   if (typeof deliver !== "boolean") throw new TypeError("startMockServer: webhooks.deliver must be a boolean");
   const concurrency = rest.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
   const closing = new AbortController();
-  const send = rest.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const fetch: WebhookFetch = (request) => send(new Request(request, { signal: AbortSignal.any([request.signal, closing.signal]) }));
+  // A caller's own stop signal stops delivery too, as the server's close() does.
+  rest.signal?.addEventListener("abort", () => closing.abort(rest.signal!.reason), { once: true });
   let timer: ReturnType<typeof setInterval> | undefined;
 
   return {
     mockOptions: {
       elapsedMs: () => performance.now(),
       ...rest,
+      fetch: rest.fetch ?? sendOverHttp,
       concurrency,
-      fetch,
-      onAttempt: (attempt: DeliveryAttempt, delivery: Delivery) => {
-        if (!closing.signal.aborted) onAttempt?.(attempt, delivery);
-      },
+      signal: closing.signal,
     },
     start(runDue, inFlight) {
       if (!deliver) return;

@@ -9,11 +9,14 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
-import type { MockOutcome } from "../core.js";
-import { type BodyBytes, HOP_BY_HOP, headersOfRaw, type LightOutcome, type LightReply, type LightRequest } from "../http/light.js";
+import { formatTimestamp } from "../clock.js";
+import type { LoggedRequest, MockOutcome } from "../core.js";
+import { type BodyBytes, HOP_BY_HOP, headersOfRaw, type LightOutcome, type LightReply, type LightRequest, renderReply } from "../http/light.js";
 import type { MaybePromise } from "../http/maybe-async.js";
 import { withMethod } from "../http/method.js";
-import { CORS_RESPONSE_HEADERS, isPreflight, PREFLIGHT_HEADERS } from "./cors.js";
+import { problem } from "../http/reply.js";
+import { type Exposure, PUBLIC_CORS_HEADERS } from "./exposure.js";
+import { lingerIfEarly } from "./linger.js";
 import { type BodyRead, readBody } from "./read-body.js";
 
 /** Answers one web-standard request: a response, or a dropped connection. Never rejects. */
@@ -59,11 +62,26 @@ export interface NodeHandlerOptions {
   readonly newRequestId: () => string;
   /** Called once per request after it was answered (or dropped). */
   readonly onAnswered?: ((request: AnsweredRequest) => void) | undefined;
+  /** Who may reach the server (the `Host` and `Origin` checks) and the CORS headers of each answer. */
+  readonly exposure: Exposure;
+  /** Logs a refused request in the mock's request log, as the pipeline logs every other. */
+  readonly record: (entry: LoggedRequest) => void;
+  /** The mock's clock, for the log's `receivedAt`. */
+  readonly nowMs: () => number;
+}
+
+/**
+ * Whether a request is a CORS preflight: `OPTIONS` with `Access-Control-Request-Method`.
+ * Preflights carry no API key (browsers never send one), so they are answered before authentication.
+ */
+function isPreflight(request: IncomingMessage): boolean {
+  return request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
 }
 
 const ignore = () => undefined;
 
-const CORS_HEADER_LIST: readonly string[] = Object.entries(CORS_RESPONSE_HEADERS).flat();
+/** The CORS headers of the API's answers as node:http's flat [name, value, ...] list (the hot path builds nothing). */
+const PUBLIC_CORS_LIST: readonly string[] = Object.entries(PUBLIC_CORS_HEADERS).flat();
 
 /** The path of a request target without the query string (absolute-form targets included). */
 function targetPath(target: string): string {
@@ -113,7 +131,7 @@ function bodyOf(method: string, read: Exclude<BodyRead, { kind: "aborted" }>): B
 const PLAIN_PATH = /^\/[\w\-~!$&'()*+,;=:@/]*$/;
 
 /** The URL path of a request target as a fetch `Request` would have it, without building a `URL` for a plain path. */
-function lightPath(origin: string, target: string): string {
+export function lightPath(origin: string, target: string): string {
   const query = target.indexOf("?");
   const path = query === -1 ? target : target.slice(0, query);
   return PLAIN_PATH.test(path) ? path : new URL(urlOf(origin, target)).pathname;
@@ -122,20 +140,14 @@ function lightPath(origin: string, target: string): string {
 const EMPTY = new Uint8Array(0);
 
 /** The light request of what node received (for a GET or HEAD, like fetch, no body). */
-function lightRequestOf(
-  origin: string,
-  method: string,
-  target: string,
-  raw: readonly string[],
-  read: Exclude<BodyRead, { kind: "aborted" }>,
-): LightRequest {
+function lightRequestOf(method: string, path: string, raw: readonly string[], read: Exclude<BodyRead, { kind: "aborted" }>): LightRequest {
   const bytes: BodyBytes = read.kind === "over-limit" ? null : method === "GET" || method === "HEAD" ? EMPTY : (read.bytes ?? EMPTY);
-  return { method, path: lightPath(origin, target), headers: headersOfRaw(raw), body: () => bytes };
+  return { method, path, headers: headersOfRaw(raw), body: () => bytes };
 }
 
 /** Writes a light reply: the CORS headers, the reply's own, and the body's length (a HEAD reply states its GET body's). */
-function writeReply(response: ServerResponse, reply: LightReply, closeAfter: boolean): number {
-  const headers = [...CORS_HEADER_LIST];
+function writeReply(response: ServerResponse, reply: LightReply, cors: readonly string[], closeAfter: boolean): number {
+  const headers = [...cors];
   for (const name of Object.keys(reply.headers)) headers.push(name, reply.headers[name]!);
   const body = reply.body ?? "";
   if (reply.headers["content-length"] === undefined) headers.push("content-length", String(Buffer.byteLength(body)));
@@ -169,14 +181,14 @@ async function writeStream(response: ServerResponse, status: number, headers: st
   return status;
 }
 
-async function writeOutcome(response: ServerResponse, outcome: MockOutcome, closeAfter: boolean): Promise<number> {
+async function writeOutcome(response: ServerResponse, outcome: MockOutcome, cors: readonly string[]): Promise<number> {
   if (outcome.kind === "network-error") {
     response.destroy();
     return 0;
   }
   const answer = outcome.response;
   // A flat [name, value, ...] list: node:http writes it as is, without building an object.
-  const headers = [...CORS_HEADER_LIST];
+  const headers = [...cors];
   answer.headers.forEach((value, name) => {
     headers.push(name, value);
   });
@@ -185,7 +197,6 @@ async function writeOutcome(response: ServerResponse, outcome: MockOutcome, clos
   const body = await answer.text();
   // A HEAD answer states the length its GET body has (node:http sends no body for HEAD).
   if (!answer.headers.has("content-length")) headers.push("content-length", String(Buffer.byteLength(body)));
-  if (closeAfter) headers.push("connection", "close");
   response.writeHead(answer.status, headers);
   response.end(body);
   return answer.status;
@@ -221,10 +232,10 @@ export function toFetchRequest(origin: string, method: string, target: string, h
  * @returns a listener; it never throws and never leaves a request unanswered
  */
 export function createNodeHandler(options: NodeHandlerOptions): (request: IncomingMessage, response: ServerResponse) => void {
-  const { origin, handle, answer, unreadable, newRequestId, onAnswered } = options;
+  const { origin, handle, answer, unreadable, newRequestId, onAnswered, exposure, record, nowMs } = options;
   const toRequest = (method: string, target: string, raw: readonly string[], body: BodyInit | undefined): Request | null =>
     toFetchRequest(origin, method, target, headersOf(raw), body);
-  const serve = async (request: IncomingMessage, response: ServerResponse, started: number) => {
+  const serve = async (request: IncomingMessage, response: ServerResponse, started: number, path: string, cors: readonly string[]) => {
     const method = request.method ?? "GET";
     const target = request.url ?? "/";
     const pending = readBody(request);
@@ -234,39 +245,63 @@ export function createNodeHandler(options: NodeHandlerOptions): (request: Incomi
     if (read.kind === "aborted") {
       response.destroy();
     } else {
-      const closeAfter = read.kind === "over-limit";
-      const lean = answer?.(lightRequestOf(origin, method, target, request.rawHeaders, read)) ?? null;
+      // Over the cap, the rest of the body is still arriving: the answer comes first, then a lingering
+      // close (lingerIfEarly marks the answer `connection: close` itself).
+      lingerIfEarly(request, response);
+      const lean = answer?.(lightRequestOf(method, path, request.rawHeaders, read)) ?? null;
       if (lean !== null) {
         // Answered at once unless the request waits (an injected latency): written in the same turn.
         const outcome = lean instanceof Promise ? await lean : lean;
         if (outcome.kind === "network-error") response.destroy();
-        else status = writeReply(response, outcome.reply, closeAfter);
+        else status = writeReply(response, outcome.reply, cors, false);
       } else {
         const fetchRequest = toRequest(method, target, request.rawHeaders, bodyOf(method, read));
         const outcome: MockOutcome = fetchRequest === null ? { kind: "response", response: unreadable() } : await handle(fetchRequest);
-        status = await writeOutcome(response, outcome, closeAfter);
+        status = await writeOutcome(response, outcome, cors);
       }
     }
-    const path = targetPath(target);
+    const printed = targetPath(target);
     onAnswered?.({
       method,
-      path,
+      path: printed,
       status,
       durationMs: performance.now() - started,
-      ...(isConsoleTraffic(method, path, request) && { console: true }),
+      ...(isConsoleTraffic(method, printed, request) && { console: true }),
     });
   };
   return (request, response) => {
     const started = onAnswered === undefined ? 0 : performance.now();
     request.on("error", ignore);
     response.on("error", ignore);
-    if (isPreflight(request.method, request.headers["access-control-request-method"])) {
-      response.writeHead(204, { ...PREFLIGHT_HEADERS, [REQUEST_ID_HEADER]: newRequestId() });
-      response.end();
-      onAnswered?.({ method: "OPTIONS", path: targetPath(request.url ?? "/"), status: 204, durationMs: performance.now() - started });
+    const method = request.method ?? "GET";
+    const target = request.url ?? "/";
+    // The path as the router will see it (dot segments resolved), so the checks and the routes agree on where a request goes.
+    const path = lightPath(origin, target);
+    const callerOrigin = request.headers.origin;
+    const refusal = exposure.refusal(path, request.headers.host, callerOrigin);
+    if (refusal !== null) {
+      // Nothing of the request is handed on: a foreign Host or Origin gets only this problem (and a
+      // body still arriving is discarded after it, so that the client reads it).
+      lingerIfEarly(request, response);
+      const requestId = newRequestId();
+      const reply = problem(requestId, refusal.code, refusal.detail);
+      const status = writeReply(response, renderReply(reply, requestId, method), [], true);
+      const durationMs = performance.now() - started;
+      const receivedAt = formatTimestamp(nowMs());
+      record({ requestId, method, path, operation: null, status, responseBody: reply.body, receivedAt, durationMs, tenantId: null });
+      onAnswered?.({ method, path: targetPath(target), status, durationMs });
       return;
     }
-    serve(request, response, started).catch(() => {
+    const corsHeaders = exposure.corsHeaders(path, callerOrigin);
+    const cors = corsHeaders === PUBLIC_CORS_HEADERS ? PUBLIC_CORS_LIST : Object.entries(corsHeaders).flat();
+    if (isPreflight(request)) {
+      lingerIfEarly(request, response);
+      response.writeHead(204, { ...exposure.preflightHeaders(path, callerOrigin), "content-length": "0", [REQUEST_ID_HEADER]: newRequestId() });
+      response.end();
+      onAnswered?.({ method: "OPTIONS", path: targetPath(target), status: 204, durationMs: performance.now() - started });
+      return;
+    }
+    serve(request, response, started, path, cors).catch(() => {
       // Only a bug can get here (the handler never rejects): answer nothing rather than crash.
       response.destroy();
     });

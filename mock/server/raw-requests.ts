@@ -8,8 +8,13 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
+import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
+import { problem } from "../http/reply.js";
 import { answerClientError, rawHttpResponse } from "./client-error.js";
-import { headersOf, type OutcomeHandler, toFetchRequest } from "./node-handler.js";
+import type { Exposure } from "./exposure.js";
+import { answeringByHand, discardedByHand, endByHand } from "./linger.js";
+import { headersOf, lightPath, type OutcomeHandler, toFetchRequest } from "./node-handler.js";
 
 /** RFC 9110 token characters: what a method may be made of. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -38,6 +43,14 @@ export interface RawAnswererOptions {
   readonly handle: OutcomeHandler;
   /** A new request ID (the mock's seeded source), for a request the parser refused. */
   readonly newRequestId: () => string;
+  /** Who may reach the server: the same `Host` and `Origin` checks as every request. */
+  readonly exposure: Exposure;
+}
+
+/** The first value of a header in a raw `[name, value, ...]` list. */
+function rawHeader(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) return rawHeaders[i + 1];
+  return undefined;
 }
 
 async function answerOnSocket(
@@ -47,6 +60,19 @@ async function answerOnSocket(
   target: string,
   rawHeaders: readonly string[],
 ): Promise<void> {
+  const path = lightPath(options.origin, target);
+  const origin = rawHeader(rawHeaders, "origin");
+  const refusal = options.exposure.refusal(path, rawHeader(rawHeaders, "host"), origin);
+  if (refusal !== null) {
+    const requestId = options.newRequestId();
+    const reply = problem(requestId, refusal.code, refusal.detail);
+    const headers: [string, string][] = [
+      ["content-type", PROBLEM_CONTENT_TYPE],
+      [REQUEST_ID_HEADER, requestId],
+    ];
+    if (socket.writable) endByHand(socket, rawHttpResponse(reply.status, headers, JSON.stringify(reply.body), {}));
+    return;
+  }
   const request = toFetchRequest(options.origin, method, target, headersOf(rawHeaders), undefined);
   const outcome = request === null ? null : await options.handle(request);
   if (outcome === null || outcome.kind === "network-error") {
@@ -55,7 +81,7 @@ async function answerOnSocket(
   }
   const { response } = outcome;
   const body = await response.text();
-  if (socket.writable) socket.end(rawHttpResponse(response.status, response.headers, body));
+  if (socket.writable) endByHand(socket, rawHttpResponse(response.status, response.headers, body, options.exposure.corsHeaders(path, origin)));
 }
 
 /**
@@ -72,12 +98,15 @@ export function createRawAnswerer(options: RawAnswererOptions): {
       answerOnSocket(options, socket, request.method ?? "CONNECT", request.url ?? "/", request.rawHeaders).catch(() => socket.destroy());
     },
     clientError(error, socket) {
+      // A later chunk of a request already being answered: node's parser reports each one.
+      if (discardedByHand(socket)) return;
       const head = error.code === "HPE_INVALID_METHOD" && error.rawPacket !== undefined ? parseRequestHead(error.rawPacket) : null;
       if (head === null || !socket.writable) {
         answerClientError(error, socket, options.newRequestId());
         return;
       }
       socket.on("error", () => undefined);
+      answeringByHand(socket);
       answerOnSocket(options, socket, head.method, head.target, head.rawHeaders).catch(() => socket.destroy());
     },
   };

@@ -20,8 +20,11 @@ export type BodyRead =
 const NO_BODY: BodyRead = { kind: "complete", bytes: undefined };
 const DECLARED_TOO_LARGE: BodyRead = { kind: "over-limit", bytes: undefined };
 
-/** Whether the request announces a body (HTTP/1.1: a non-zero Content-Length or a Transfer-Encoding). */
-function hasBody(request: IncomingMessage): boolean {
+/**
+ * Whether the request announces a body (HTTP/1.1: a non-zero Content-Length or a Transfer-Encoding).
+ * @param request - the incoming request
+ */
+export function announcesBody(request: IncomingMessage): boolean {
   const length = request.headers["content-length"];
   return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined;
 }
@@ -42,7 +45,7 @@ export function declaresTooLargeBody(request: IncomingMessage): boolean {
  * @returns the body, the part read of a body over the cap, or `aborted`
  */
 export function readBody(request: IncomingMessage): MaybePromise<BodyRead> {
-  if (!hasBody(request)) return NO_BODY;
+  if (!announcesBody(request)) return NO_BODY;
   if (declaresTooLargeBody(request)) return DECLARED_TOO_LARGE;
   return new Promise((resolve) => {
     // One settlement; events after it (the `close` that follows `end`, data after a pause) are

@@ -11,6 +11,7 @@ import { coreOf } from "../create-mock-api.js";
 import { problem, toResponse } from "../http/reply.js";
 import { createServerApp } from "./app.js";
 import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
+import { createExposure, type ExposureOptions } from "./exposure.js";
 import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
 import { createRawAnswerer } from "./raw-requests.js";
 import { declaresTooLargeBody } from "./read-body.js";
@@ -24,8 +25,11 @@ export const DEFAULT_HOST = "127.0.0.1";
 /** How long an idle keep-alive connection stays open, in milliseconds. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
-/** How to start the server: where to listen, plus every `createMockApi` option but `baseUrl`. */
-export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fixtures" | "webhooks"> {
+/**
+ * How to start the server: where to listen, who may reach it, plus every `createMockApi` option
+ * but `baseUrl`. `allowedHosts` and `corsOrigins` widen who may reach it (docs/server.md, "Security").
+ */
+export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fixtures" | "webhooks">, ExposureOptions {
   /**
    * Seeds data at start and after every reset, like `createMockApi`'s `fixtures`; it also gets
    * the server's URL, so a subscription can point at the server's own inbox.
@@ -104,8 +108,20 @@ function unreadable(requestId: string): Response {
  * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = DEFAULT_PORT, host = DEFAULT_HOST, latencyMs = 0, retainedRequests, onRequest, fixtures, webhooks, ...mockOptions } = options;
+  const {
+    port = DEFAULT_PORT,
+    host = DEFAULT_HOST,
+    latencyMs = 0,
+    retainedRequests,
+    onRequest,
+    fixtures,
+    webhooks,
+    allowedHosts,
+    corsOrigins,
+    ...mockOptions
+  } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
+  const exposure = createExposure({ ...(allowedHosts && { allowedHosts }), ...(corsOrigins && { corsOrigins }) }, host);
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
   const bound = await listen(server, port, host);
   const url = originOf(host, bound);
@@ -133,7 +149,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     () => app.api.webhooks.runDue(),
     () => app.api.webhooks.inFlight(),
   );
-  const { newRequestId } = coreOf(app.api);
+  const { newRequestId, record, nowMs } = coreOf(app.api);
   const listener = createNodeHandler({
     origin: url,
     handle: app.handle,
@@ -141,9 +157,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     unreadable: () => unreadable(newRequestId()),
     newRequestId,
     onAnswered: onRequest,
+    exposure,
+    record,
+    nowMs,
   });
   server.on("request", listener);
-  const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId });
+  const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId, exposure });
   server.on("clientError", raw.clientError);
   server.on("connect", raw.connect);
   // A body declared over the cap is refused before `100 Continue`: the client never sends it.

@@ -9,7 +9,7 @@ import { PageGroupInput, PageInput, PageUpdateInput, PageVersionInput, ProcessIn
 import { createVersion, pageView, processVersion, publishVersion } from "./pages.js";
 import type { PageGroupRecord, PageRecord, PageVersionRecord } from "./records.js";
 import { type Store, tenantFor, timestamp } from "./store.js";
-import { appendTo, type TenantData } from "./tenant-data.js";
+import { storePage, type TenantData } from "./tenant-data.js";
 import { assertFreeId, parseOrThrow } from "./validate.js";
 
 /** The computed name of a page whose versions were never processed, unless one is given. */
@@ -93,8 +93,7 @@ function createPage(store: Store, input: unknown): PageRecord {
     publishedVersionId: null,
     versionCount: 0,
   };
-  tenant.pages.set(page.id, page);
-  appendTo(tenant.pagesByGroup, group, page.id);
+  storePage(tenant, page);
   return { ...page };
 }
 

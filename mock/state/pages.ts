@@ -8,7 +8,7 @@ import type { Page } from "../../src/schemas/index.js";
 import { MockStateError } from "../errors.js";
 import type { PageRecord, PageVersionRecord } from "./records.js";
 import { type Store, timestamp } from "./store.js";
-import { appendTo, type TenantData } from "./tenant-data.js";
+import { storeVersion, type TenantData } from "./tenant-data.js";
 
 /**
  * The name in effect: the custom name when it is set and not blank after trimming, else the
@@ -65,8 +65,7 @@ export function createVersion(store: Store, tenant: TenantData, page: PageRecord
     publishedAt: null,
   };
   page.versionCount += 1;
-  tenant.pageVersions.set(version.id, version);
-  appendTo(tenant.versionsByPage, page.id, version.id);
+  storeVersion(tenant, version);
   store.emit(tenant, "page.version.created", { ...versionData(page, version), createdAt: version.createdAt });
   return version;
 }

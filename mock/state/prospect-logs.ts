@@ -11,7 +11,7 @@ import { claim, complete, type IdempotencyDecision, peek, release } from "./idem
 import { insertProspect, resolveProspect } from "./prospects.js";
 import type { ProspectLogRecord } from "./records.js";
 import type { Store } from "./store.js";
-import { appendCompact, type TenantData } from "./tenant-data.js";
+import { storeLog, type TenantData } from "./tenant-data.js";
 
 /** What a create request gets: refused, answered from its idempotency key, or created. */
 export type ProspectLogDecision =
@@ -49,8 +49,7 @@ function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreatePa
     createdProspect: created,
     idempotencyKey: request.idempotencyKey ?? null,
   };
-  tenant.logs.set(log.id, log);
-  appendCompact(tenant.logsByProspect, prospect.id, log.id);
+  storeLog(tenant, log);
   return {
     prospectId: log.prospectId,
     prospectLogId: log.id,

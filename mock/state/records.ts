@@ -12,22 +12,6 @@ export interface TenantRecord {
   readonly createdAt: string;
 }
 
-/** A page and its names. */
-export interface PageRecord {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly pageGroupId: string;
-  readonly createdAt: string;
-  customName: string | null;
-  /** The name computed by AI: the initial one, then that of the last processed version. */
-  computedName: string;
-  supplementaryContext: string | null;
-  /** The version published last, or `null` when the page was never published. */
-  publishedVersionId: string | null;
-  /** How many versions the page has (the next version is numbered one more). */
-  versionCount: number;
-}
-
 const nullableString = z.nullable(z.string());
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
@@ -47,6 +31,19 @@ export const PageVersionRecordSchema = z.object({
   computedName: nullableString,
   processedAt: z.nullable(DateTime),
   publishedAt: z.nullable(DateTime),
+});
+
+/** A page and its names (the computed name is the initial one, then that of the last processed version). */
+export const PageRecordSchema = z.object({
+  id: OpaqueId,
+  tenantId: OpaqueId,
+  pageGroupId: OpaqueId,
+  createdAt: DateTime,
+  customName: nullableString,
+  computedName: z.string(),
+  supplementaryContext: nullableString,
+  publishedVersionId: z.nullable(OpaqueId),
+  versionCount: z.int().check(z.gte(0)),
 });
 
 /** A webhook subscription with its tenant and the `whsec_` secret that signs its deliveries. */
@@ -90,6 +87,8 @@ export const ProspectLogRecordSchema = z.object({
 export type ProspectRecord = z.output<typeof ProspectRecordSchema>;
 /** One stored prospect log entry (its payload kept whole, never copied, so no key is lost). */
 export type ProspectLogRecord = z.output<typeof ProspectLogRecordSchema>;
+/** A page and its names: `computedName` is the initial one, then that of the last processed version; `publishedVersionId` is the version published last (`null` when never published); `versionCount` is how many versions it has (the next is numbered one more). */
+export type PageRecord = z.output<typeof PageRecordSchema>;
 /** A page group: the parent of pages. */
 export type PageGroupRecord = z.output<typeof PageGroupRecordSchema>;
 /** One version of a page (`versionNumber` counts from 1 within the page). */

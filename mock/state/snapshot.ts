@@ -6,13 +6,19 @@
 import { canonicalJson } from "../canonical-json.js";
 import type { Store } from "./store.js";
 
+/** How many API keys each tenant has (a snapshot's only trace of the keys). */
+export function keyCountsOf(store: Store): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const tenantId of store.apiKeys.values()) counts.set(tenantId, (counts.get(tenantId) ?? 0) + 1);
+  return counts;
+}
+
 /**
  * Serializes every tenant's data (records in insertion order, idempotency entries included).
  * @returns canonical JSON; equal states give equal strings
  */
 export function snapshotStore(store: Store): string {
-  const keyCounts = new Map<string, number>();
-  for (const tenantId of store.apiKeys.values()) keyCounts.set(tenantId, (keyCounts.get(tenantId) ?? 0) + 1);
+  const keyCounts = keyCountsOf(store);
   const tenants = [...store.tenants.values()].map((tenant) => ({
     tenant: tenant.record,
     apiKeyCount: keyCounts.get(tenant.record.id) ?? 0,

@@ -78,7 +78,7 @@ export function createTenantData(record: TenantRecord, registry: IdRegistry): Te
  * bare and becomes a list on the second (no array per key for the common case: about 56 bytes
  * less per stored prospect log, whose prospect mostly has that one log).
  */
-export function appendCompact(index: Map<string, string | string[]>, key: string, value: string): void {
+function appendCompact(index: Map<string, string | string[]>, key: string, value: string): void {
   const held = index.get(key);
   if (held === undefined) index.set(key, value);
   else if (typeof held === "string") index.set(key, [held, value]);
@@ -91,8 +91,26 @@ export function compactList(held: string | string[] | undefined): readonly strin
 }
 
 /** Appends `value` to the list under `key`, creating the list on first use. */
-export function appendTo(index: Map<string, string[]>, key: string, value: string): void {
+function appendTo(index: Map<string, string[]>, key: string, value: string): void {
   const list = index.get(key);
   if (list) list.push(value);
   else index.set(key, [value]);
+}
+
+/** Stores a prospect log entry and indexes it under its prospect (a create request and a restored snapshot alike). */
+export function storeLog(tenant: TenantData, log: ProspectLogRecord): void {
+  tenant.logs.set(log.id, log);
+  appendCompact(tenant.logsByProspect, log.prospectId, log.id);
+}
+
+/** Stores a page and indexes it under its page group. */
+export function storePage(tenant: TenantData, page: PageRecord): void {
+  tenant.pages.set(page.id, page);
+  appendTo(tenant.pagesByGroup, page.pageGroupId, page.id);
+}
+
+/** Stores a page version and indexes it under its page (versions of a page are stored in version order). */
+export function storeVersion(tenant: TenantData, version: PageVersionRecord): void {
+  tenant.pageVersions.set(version.id, version);
+  appendTo(tenant.versionsByPage, version.pageId, version.id);
 }

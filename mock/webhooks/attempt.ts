@@ -52,10 +52,16 @@ function failure(error: unknown, timeoutMs: number): Pick<AttemptOutcome, "reaso
   return { reason, error: `network error: ${detail}` };
 }
 
-/** A promise that rejects with the signal's reason when it aborts (and never settles otherwise). */
-function whenAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+/**
+ * Settles like `promise`, or rejects with the signal's reason as soon as it aborts; the listener
+ * goes with the outcome, so a long-lived signal collects none.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
 }
 
@@ -71,20 +77,29 @@ async function signedHeaders(input: AttemptInput, at: Date): Promise<Record<stri
   };
 }
 
-/** Reads at most {@link RESPONSE_EXCERPT_BYTES} of a body and cancels the rest (a 10 MB answer costs 1 KiB). */
-async function excerpt(response: Response): Promise<string> {
+/**
+ * Reads at most {@link RESPONSE_EXCERPT_BYTES} of a body, then cancels the rest (a 10 MB answer
+ * costs 1 KiB). When `signal` aborts first (a body that trickles past the timeout), the read is
+ * cancelled at once and what arrived so far is kept.
+ */
+async function excerpt(response: Response, signal: AbortSignal): Promise<string> {
   if (response.body === null) return "";
   const reader = response.body.getReader();
+  const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener("abort", cancel, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
-    while (size < RESPONSE_EXCERPT_BYTES) {
+    while (size < RESPONSE_EXCERPT_BYTES && !signal.aborted) {
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
       size += value.length;
     }
+  } catch {
+    // The body failed or was cut short: keep what arrived.
   } finally {
+    signal.removeEventListener("abort", cancel);
     reader.cancel().catch(() => undefined);
   }
   const bytes = new Uint8Array(size);
@@ -93,26 +108,64 @@ async function excerpt(response: Response): Promise<string> {
   return new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES));
 }
 
-/** POSTs one signed attempt without following redirects; calls `fetch` synchronously, before its first await. */
+/** The reason an attempt's controller aborts with when its time is up. */
+function timeoutReason(timeoutMs: number): DOMException {
+  return new DOMException(`No answer within ${timeoutMs} ms.`, "TimeoutError");
+}
+
+/**
+ * POSTs one signed attempt without following redirects; calls `fetch` synchronously, before its
+ * first await. The attempt owns its abort: one controller, aborted by its timeout, by `stop` (a
+ * shutdown or a reset) or, at the latest, when the attempt ends, so the request and its body are
+ * released on every path (answered, timed out, refused, cut short). The sender gets the
+ * controller's own signal beside the request (a `Request`'s signal follows it only while the
+ * `Request` lives), and the pending timeout holds the controller: no step of the abort is weakly
+ * held, so a garbage collection cannot lose it.
+ */
 async function send(
   input: AttemptInput,
   headers: Record<string, string>,
   fetch: WebhookFetch,
   timeoutMs: number,
+  stop: AbortSignal | undefined,
 ): Promise<Omit<AttemptOutcome, "durationMs">> {
+  const controller = new AbortController();
+  // A timeout signal with a listener is kept alive until it fires or the listener goes (and its
+  // timer never holds the process open); the listener holds the controller.
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const timedOut = () => controller.abort(timeoutReason(timeoutMs));
+  timeout.addEventListener("abort", timedOut, { once: true });
+  const stopped = () => controller.abort(stop!.reason);
+  stop?.addEventListener("abort", stopped, { once: true });
   try {
-    const signal = AbortSignal.timeout(timeoutMs);
+    if (stop?.aborted) throw stop.reason;
+    const { signal } = controller;
     const request = new Request(input.url, { method: "POST", headers, body: input.body, redirect: "manual", signal });
-    const aborted = whenAborted(signal);
-    const response = await Promise.race([fetch(request), aborted]);
-    const text = await Promise.race([excerpt(response), aborted]).catch(() => "");
+    const response = await untilAborted(fetch(request, { signal }), signal);
+    const text = await excerpt(response, controller.signal);
     const ok = response.status >= 200 && response.status <= 299;
     const redirect = response.status >= 300 && response.status <= 399;
     const reason = ok ? null : redirect ? "redirect" : "status";
     return { ok, status: response.status, reason, error: ok ? null : `HTTP ${response.status}`, response: text };
   } catch (error) {
-    return { ok: false, status: null, response: null, ...failure(error, timeoutMs) };
+    // A sender may reject with its own error once the controller aborted: the abort's reason is the cause.
+    return { ok: false, status: null, response: null, ...failure(controller.signal.aborted ? controller.signal.reason : error, timeoutMs) };
+  } finally {
+    timeout.removeEventListener("abort", timedOut);
+    stop?.removeEventListener("abort", stopped);
+    controller.abort(new DOMException("The attempt has ended.", "AbortError"));
   }
+}
+
+/** How attempts are made: the sender, the time limit, the clock that times them, what stops them. */
+export interface AttemptOptions {
+  readonly fetch: WebhookFetch;
+  /** How long one attempt may take before it counts as a timeout. */
+  readonly timeoutMs: number;
+  /** A monotonic clock in milliseconds, for each attempt's duration. */
+  readonly elapsedMs: () => number;
+  /** Aborts every attempt still running (a shutdown, a reset); an attempt not yet sent is not sent. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -122,17 +175,15 @@ async function send(
  * first and the requests are then issued in the order given, so the network sees the same
  * sequence on every run. Each outcome is handed to `settle` as soon as it is known. Never throws.
  *
- * @param elapsedMs - a monotonic clock in milliseconds, for each attempt's duration
  * @returns one outcome per input, in the same order
  */
 export async function attemptAll(
   inputs: readonly AttemptInput[],
   at: Date,
-  fetch: WebhookFetch,
-  timeoutMs: number,
-  elapsedMs: () => number,
+  options: AttemptOptions,
   settle: (index: number, outcome: AttemptOutcome) => void = () => undefined,
 ): Promise<AttemptOutcome[]> {
+  const { fetch, timeoutMs, elapsedMs, signal } = options;
   const signed = await Promise.all(
     inputs.map((input) =>
       signedHeaders(input, at).then(
@@ -147,7 +198,7 @@ export async function attemptAll(
     inputs.map(async (input, i) => {
       const prepared = signed[i]!;
       const started = elapsedMs();
-      const result = "outcome" in prepared ? prepared.outcome : await send(input, prepared.headers, fetch, timeoutMs);
+      const result = "outcome" in prepared ? prepared.outcome : await send(input, prepared.headers, fetch, timeoutMs, signal);
       const outcome: AttemptOutcome = { ...result, durationMs: Math.max(0, Math.round((elapsedMs() - started) * 10) / 10) };
       settle(i, outcome);
       return outcome;

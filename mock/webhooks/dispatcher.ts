@@ -1,6 +1,7 @@
 import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
 import { type AttemptInput, type AttemptOutcome, attemptAll } from "./attempt.js";
 import { nextAttemptTime, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_DEACTIVATE_AFTER_MS, WEBHOOK_MAX_ATTEMPTS } from "./schedule.js";
+import { createSlotLine } from "./slots.js";
 import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookDispatcher, WebhookDispatcherOptions, WebhookTarget } from "./types.js";
 
 /** How many deliveries and events a dispatcher keeps by default. */
@@ -19,7 +20,15 @@ interface DeliveryRecord {
   status: DeliveryStatus;
   readonly attempts: DeliveryAttempt[];
   nextAttemptAt: Date | null;
-  inFlight: boolean;
+  /** A scheduled attempt of it is waiting for a slot or in flight: no other run takes it. */
+  claimed: boolean;
+}
+
+/** One attempt waiting for an in-flight slot, and who hears its outcome (`undefined`: dropped by a reset or a stop). */
+interface Job {
+  readonly delivery: DeliveryRecord;
+  readonly redelivery: boolean;
+  readonly done: (attempt: DeliveryAttempt | undefined) => void;
 }
 
 function wants(target: WebhookTarget, kind: WebhookEventKind): boolean {
@@ -83,7 +92,27 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let failingSince = new Map<string, number>();
   let generation = 0;
   let sequence = 0;
-  let active = 0;
+  /** Aborts the attempts of this generation (a reset) and, through `options.signal`, of every one (a stop). */
+  let stopAttempts = new AbortController();
+  const stopped = () => options.signal?.aborted === true;
+  /**
+   * The one concurrency limit: scheduled attempts and redeliveries wait in one line, first come
+   * first served; an attempt holds its slot until it has ended, across a reset too. A scheduled
+   * attempt whose delivery settled while it waited (deactivated, trimmed) goes without a slot.
+   */
+  const line = createSlotLine<Job>(
+    concurrency,
+    (job) => {
+      if (!stopped() && (job.redelivery || job.delivery.status === "pending")) return true;
+      drop([job]);
+      return false;
+    },
+    (jobs) => makeAttempts(jobs),
+  );
+  options.signal?.addEventListener("abort", () => {
+    stopAttempts.abort(options.signal!.reason);
+    drop(line.clear());
+  });
 
   function settle(record: DeliveryRecord, status: DeliveryStatus): void {
     record.status = status;
@@ -101,7 +130,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   /** Keeps the record bounded: forgets the oldest settled deliveries first, then the oldest pending ones. */
   function trim(): void {
     while (records.length > maxRecords) {
-      const index = records.findIndex((record) => record.status !== "pending" && !record.inFlight);
+      const index = records.findIndex((record) => record.status !== "pending" && !record.claimed);
       const [dropped] = records.splice(index === -1 ? 0 : index, 1);
       if (dropped!.status === "pending") settle(dropped!, "cancelled");
     }
@@ -156,6 +185,61 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     secrets: secretsOf?.({ tenantId: record.tenantId, subscriptionId: record.subscriptionId }) ?? [record.secret],
   });
 
+  /** Ends jobs that will never be sent: their deliveries are free for a later run. */
+  function drop(jobs: readonly Job[]): void {
+    for (const job of jobs) {
+      if (!job.redelivery) job.delivery.claimed = false;
+      job.done(undefined);
+    }
+  }
+
+  /** Records one attempt's outcome on its delivery and tells `onAttempt`. */
+  function conclude(job: Job, outcome: AttemptOutcome, at: Date): DeliveryAttempt {
+    const { delivery } = job;
+    let attempt: DeliveryAttempt;
+    if (job.redelivery) {
+      // Outside the schedule: a success settles a pending or failed delivery, a failure changes nothing but the record.
+      attempt = addAttempt(delivery, outcome, at, true);
+      if (outcome.ok && delivery.status !== "succeeded") {
+        failingSince.delete(delivery.subscriptionId);
+        settle(delivery, "succeeded");
+      }
+    } else {
+      delivery.claimed = false;
+      const deactivated = apply(delivery, outcome, at);
+      attempt = delivery.attempts.at(-1)!;
+      if (deactivated) onDeactivate?.(delivery.subscriptionId);
+    }
+    onAttempt?.(attempt, snapshot(delivery));
+    return attempt;
+  }
+
+  /** Makes the attempts that just took their slots, as one run at the time now: signed together, sent in the order they waited. */
+  function makeAttempts(jobs: Job[]): void {
+    const at = now();
+    const started = generation;
+    const attempting = { fetch: send, timeoutMs, elapsedMs, signal: stopAttempts.signal };
+    void attemptAll(
+      jobs.map((job) => inputOf(job.delivery)),
+      at,
+      attempting,
+      (index, outcome) => {
+        const job = jobs[index]!;
+        if (started === generation && !stopped()) job.done(conclude(job, outcome, at));
+        else drop([job]); // reset or stopped while in flight: the outcome is not the receiver's
+        line.release();
+      },
+    );
+  }
+
+  /** Lines one attempt per delivery up behind those already waiting; resolves with the attempts made, in the same order. */
+  async function enqueue(deliveries: readonly DeliveryRecord[], redelivery: boolean): Promise<DeliveryAttempt[]> {
+    const jobs: Job[] = [];
+    const made = deliveries.map((delivery) => new Promise<DeliveryAttempt | undefined>((done) => jobs.push({ delivery, redelivery, done })));
+    line.push(jobs);
+    return (await Promise.all(made)).filter((attempt) => attempt !== undefined);
+  }
+
   return {
     emit(kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookTarget[], tenantId?: string): WebhookEvent {
       const at = now();
@@ -178,7 +262,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           status: "pending",
           attempts: [],
           nextAttemptAt: at,
-          inFlight: false,
+          claimed: false,
         };
         records.push(delivery);
         const queue = pending.get(target.id) ?? new Set();
@@ -191,55 +275,30 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     async runDue(runOptions = {}): Promise<DeliveryAttempt[]> {
       const at = now();
       const started = generation;
-      const free = concurrency - active;
-      if (free <= 0) return [];
-      let due: DeliveryRecord[] = [];
+      if (stopped()) return [];
+      const due: DeliveryRecord[] = [];
       for (const queue of pending.values()) {
         for (const delivery of queue) {
-          if (delivery.inFlight || delivery.nextAttemptAt === null) continue;
+          if (delivery.claimed || delivery.nextAttemptAt === null) continue;
           if (runOptions.tenantId !== undefined && delivery.tenantId !== runOptions.tenantId) continue;
           if (runOptions.all === true || delivery.nextAttemptAt <= at) due.push(delivery);
         }
       }
-      due.sort((a, b) => a.nextAttemptAt!.getTime() - b.nextAttemptAt!.getTime() || a.sequence - b.sequence);
-      if (due.length > free) due = due.slice(0, free);
       if (due.length === 0) return [];
-      for (const delivery of due) delivery.inFlight = true;
-      active += due.length;
-
-      const attempts: (DeliveryAttempt | undefined)[] = [];
-      await attemptAll(due.map(inputOf), at, send, timeoutMs, elapsedMs, (index, outcome) => {
-        if (started !== generation) return;
-        active -= 1;
-        const delivery = due[index]!;
-        delivery.inFlight = false;
-        const deactivated = apply(delivery, outcome, at);
-        const attempt = delivery.attempts.at(-1)!;
-        attempts[index] = attempt;
-        if (deactivated) onDeactivate?.(delivery.subscriptionId);
-        onAttempt?.(attempt, snapshot(delivery));
-      });
-      return started === generation ? (attempts as DeliveryAttempt[]) : [];
+      due.sort((a, b) => a.nextAttemptAt!.getTime() - b.nextAttemptAt!.getTime() || a.sequence - b.sequence);
+      for (const delivery of due) delivery.claimed = true;
+      const attempts = await enqueue(due, false);
+      return started === generation ? attempts : [];
     },
 
     async redeliver(eventId: string): Promise<DeliveryAttempt[]> {
-      const at = now();
       const started = generation;
-      const targets = records.filter((record) => record.eventId === eventId);
-      active += targets.length;
-      const outcomes = await attemptAll(targets.map(inputOf), at, send, timeoutMs, elapsedMs);
-      if (started !== generation) return [];
-      active -= targets.length;
-      return targets.map((delivery, index) => {
-        const outcome = outcomes[index]!;
-        const attempt = addAttempt(delivery, outcome, at, true);
-        if (outcome.ok && delivery.status !== "succeeded") {
-          failingSince.delete(delivery.subscriptionId);
-          settle(delivery, "succeeded");
-        }
-        onAttempt?.(attempt, snapshot(delivery));
-        return attempt;
-      });
+      if (stopped()) return [];
+      const attempts = await enqueue(
+        records.filter((record) => record.eventId === eventId),
+        true,
+      );
+      return started === generation ? attempts : [];
     },
 
     list(): readonly Delivery[] {
@@ -250,15 +309,17 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       return [...events];
     },
 
-    inFlight: () => active,
+    inFlight: () => line.held(),
 
     reset(): void {
       generation += 1;
+      stopAttempts.abort(new DOMException("The webhook deliveries were reset.", "AbortError"));
+      stopAttempts = new AbortController();
+      drop(line.clear());
       records = [];
       events = [];
       pending = new Map();
       failingSince = new Map();
-      active = 0;
     },
   };
 }

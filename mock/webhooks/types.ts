@@ -16,8 +16,13 @@ export interface WebhookTarget {
   readonly tenantId?: string;
 }
 
-/** Sends one request: `globalThis.fetch`, or any `(Request) => Promise<Response>` such as a mock's `api.fetch`. */
-export type WebhookFetch = (request: Request) => Promise<Response>;
+/**
+ * Sends one request: `globalThis.fetch`, or any `(Request) => Promise<Response>` such as a mock's
+ * `api.fetch`. The second argument carries the attempt's own abort signal (the one `request.signal`
+ * follows): it aborts when the attempt times out, ends or is stopped, and a sender that holds it
+ * releases the connection then.
+ */
+export type WebhookFetch = (request: Request, init?: { readonly signal: AbortSignal }) => Promise<Response>;
 
 /** How a dispatcher gets time, IDs and the network. Everything is injected, so runs are reproducible. */
 export interface WebhookDispatcherOptions {
@@ -32,8 +37,9 @@ export interface WebhookDispatcherOptions {
   /** How long one attempt may take before it counts as failed. Default 15 000 ms. */
   timeoutMs?: number;
   /**
-   * How many attempts may be in flight at once (default: no limit). With a limit, `runDue` starts
-   * only as many due attempts as there are free slots; the others stay due for the next run.
+   * How many attempts may be in flight at once (default: no limit): scheduled attempts and
+   * redeliveries alike. The excess waits its turn, first come first served, and starts as soon as
+   * an attempt ends.
    */
   concurrency?: number;
   /**
@@ -49,6 +55,11 @@ export interface WebhookDispatcherOptions {
   elapsedMs?: () => number;
   /** Called once per attempt as soon as its outcome is known, with the delivery after it. */
   onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
+  /**
+   * Stops delivery for good when it aborts (a server shutting down): attempts in flight are
+   * aborted and not recorded, waiting ones are dropped, and no attempt starts afterwards.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -113,15 +124,17 @@ export interface WebhookDispatcher {
    */
   emit(kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookTarget[], tenantId?: string): WebhookEvent;
   /**
-   * Makes every attempt that is due by `now()` (within the concurrency limit), and schedules the
-   * retries of the failed ones. With `{ all: true }` every pending delivery counts as due: its
-   * retry is made now instead of waiting for the schedule. With `tenantId`, only that tenant's deliveries.
+   * Makes every attempt that is due by `now()`, and schedules the retries of the failed ones. Past
+   * the concurrency limit the attempts wait their turn; the promise resolves once all of them
+   * have ended. With `{ all: true }` every pending delivery counts as due: its retry is made now
+   * instead of waiting for the schedule. With `tenantId`, only that tenant's deliveries.
    */
   runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
   /**
    * Sends an event again to every subscription it was delivered to, now: the same `webhook-id` and
-   * body, a new timestamp and signature. Outside the schedule and the concurrency limit; a success
-   * settles a pending or failed delivery, a failure changes nothing but the record.
+   * body, a new timestamp and signature. Outside the schedule but within the concurrency limit
+   * (past it, the attempts wait their turn); a success settles a pending or failed delivery, a
+   * failure changes nothing but the record.
    * @returns the attempts made (none for an unknown event)
    */
   redeliver(eventId: string): Promise<DeliveryAttempt[]>;
@@ -129,8 +142,11 @@ export interface WebhookDispatcher {
   list(): readonly Delivery[];
   /** Every event kept (delivered to someone or not), oldest first, with its tenant. */
   events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
-  /** How many attempts are in flight now. */
+  /** How many attempts are in flight now (not counting those waiting for a slot). */
   inFlight(): number;
-  /** Forgets every delivery and failure record; attempts still in flight are ignored. */
+  /**
+   * Forgets every delivery and failure record; attempts in flight are aborted (their outcomes are
+   * not recorded) and keep their slots until they have ended; waiting ones are dropped.
+   */
   reset(): void;
 }

@@ -37,36 +37,7 @@ export const DateTime = /* @__PURE__ */ z.iso.datetime();
  */
 export const OpaqueId = boundedString(1);
 
-/** Longest webhook URL accepted in a request, counted as sent. */
-export const MAX_URL_LENGTH = 2048;
-
-/**
- * The character-level rule of a webhook URL (docs/behaviour.md, "url"): `http` or `https` in any
- * case, `://`, a host that does not start with `/`, `?` or `#`, and no whitespace, control
- * character or backslash anywhere; every `%` starts a two-hex-digit escape. The OpenAPI document
- * publishes this pattern, so a client generated from it agrees with the server.
- */
-export const HTTP_URL_PATTERN: RegExp =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is to reject control characters, so the class names them
-  /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:[^\s\\%/?#\x00-\x1F\x7F-\x9F]|%[0-9A-Fa-f]{2})(?:[^\s\\%\x00-\x1F\x7F-\x9F]|%[0-9A-Fa-f]{2})*$/;
-
-function isHttpUrl(value: string): boolean {
-  if (!HTTP_URL_PATTERN.test(value)) return false;
-  // The pattern leaves nothing for the WHATWG parser to strip or trim: it only confirms the host.
-  try {
-    return new URL(value).hostname !== "";
-  } catch {
-    return false;
-  }
-}
-
-/**
- * An absolute `http` or `https` URL as accepted in a webhook subscription update (spec 4.3):
- * at most {@link MAX_URL_LENGTH} characters as sent, matching `HTTP_URL_PATTERN`, with a
- * host the WHATWG URL parser accepts. The value is checked on the raw string and kept exactly as
- * sent: never trimmed, never normalized.
- */
-export const HttpUrl = /* @__PURE__ */ z.stringFormat("url", isHttpUrl).check(z.maxLength(MAX_URL_LENGTH));
+export { HTTP_URL_PATTERN, HttpUrl, MAX_URL_LENGTH } from "./url.js";
 
 /**
  * The email grammar (docs/behaviour.md, "Create prospect log"): at most 254 characters; a local

@@ -17,6 +17,7 @@ import { CHROMIUM_ARGS } from "../runtimes/chromium.ts";
 import { installRuntime } from "../runtimes/install.ts";
 import { BASE_URL, MISSING_PAGE_ID, PAGE, SUBSCRIPTION, SUBSCRIPTION_UPDATE, T0, T1 } from "./page/scenario.js";
 import { buildPage, servePage, WORKER_FILE } from "./page-server.js";
+import { collectProblems } from "./support/problems.ts";
 
 /** What the page showed: each result row's key and text, the final status and problems seen. */
 interface PageOutcome {
@@ -32,11 +33,7 @@ async function openPage(bin: string, url: string, profile: string): Promise<Page
   const context = await chromium.launchPersistentContext(profile, { executablePath: bin, args: CHROMIUM_ARGS, headless: true });
   try {
     const tab = await context.newPage();
-    const problems: string[] = [];
-    tab.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    tab.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console error: ${message.text()} (${message.location().url})`);
-    });
+    const problems = collectProblems(tab);
     await tab.goto(url);
     await tab.waitForSelector('#status:not([data-state="running"])', { timeout: 60_000 });
     const rows = await tab.$$eval("#results tr[data-key]", (trs) =>

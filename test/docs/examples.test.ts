@@ -12,6 +12,8 @@
  * - ```sh blocks that call curl: run by sh -e against the same server; every curl must get a 2xx
  *   answer (`--fail-with-body`) whose body is JSON.
  * - ```ts vitest blocks are test files: run by Vitest in a child process (test/docs/.run/, git-ignored).
+ * - ```ts app: <path> blocks are the files of the browser example app: test/browser/app-recipe.test.ts
+ *   writes them into a Vite project and runs them in Chromium (they need a browser and a bundler).
  * - `no-run: reason` in the info string marks a block that is deliberately not executed; TypeScript
  *   ones are still type-checked unless it says `no-run no-check: reason`. Other blocks (text, json, shell commands without curl) are shown
  *   output or commands that other tests run.
@@ -89,7 +91,7 @@ describe("README.md and docs/*.md: every example runs as written", () => {
   it.each(
     runnable("ts")
       .concat(runnable("typescript"))
-      .filter((block) => !block.vitest)
+      .filter((block) => !block.vitest && block.app === undefined)
       .map((block) => [label(block), block] as const),
   )("ts %s", async (_, block) => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});

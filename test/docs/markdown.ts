@@ -7,6 +7,8 @@
  * - `no-run: reason`: deliberately not executed (still type-checked when it is TypeScript); the
  *   reason is required; `no-run no-check: reason` also skips the type check (a block that imports
  *   a package this repository does not install).
+ * - `app: <path>`: a file of the browser example app (docs/testing.md), written at that path into
+ *   a Vite project and run, type-checked and built there by test/browser/app-recipe.test.ts.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,6 +32,8 @@ export interface CodeBlock {
   readonly noCheck: boolean;
   /** `vitest`: a test file, run by Vitest. */
   readonly vitest: boolean;
+  /** `app: <path>`: a file of the browser example app, at this path of its project. */
+  readonly app: string | undefined;
   /** The code, with the list indentation of the fence removed. */
   readonly code: string;
 }
@@ -70,6 +74,7 @@ export function codeBlocks(file: string): CodeBlock[] {
       noRun: noRun?.[1]?.trim(),
       noCheck: /\bno-check\b/.test(rest),
       vitest: /^\s*vitest\b/.test(rest),
+      app: /^\s*app:\s*(\S+)/.exec(rest)?.[1],
       code: `${body.join("\n")}\n`,
     });
     index = end;

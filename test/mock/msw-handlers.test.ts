@@ -7,14 +7,17 @@ import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMockApi, createMswHandlers } from "../../mock/index.js";
+import { quietUnhandledFrames } from "../support/unhandled-frames.js";
 
 const api = createMockApi({ apiKeys: ["pk_msw"], baseUrl: "https://msw.example.test/api/", now: () => Date.parse("2024-02-29T12:00:00.000Z") });
 const server = setupServer(...api.handlers);
 const headers = { "x-api-key": "pk_msw", "content-type": "application/json" };
 const create = () => fetch(`${api.baseUrl}/v0/prospect_logs`, { method: "POST", headers, body: '{"source":"crm","payload":{}}' });
 
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
+const { onUnhandledFrame, unhandled } = quietUnhandledFrames(); // "error", without the console block
+beforeAll(() => server.listen({ onUnhandledFrame }));
 afterEach(() => {
+  unhandled.length = 0;
   server.resetHandlers();
   api.reset();
 });
@@ -60,6 +63,7 @@ describe("MSW handlers", () => {
     await expect(fetch("https://other.test/v0/prospect_logs", { method: "POST", headers })).rejects.toThrow(TypeError);
     await expect(fetch("https://msw.example.test/v0/prospect_logs", { method: "POST", headers })).rejects.toThrow(TypeError);
     expect(api.requests.size).toBe(0);
+    expect(unhandled).toEqual(["POST https://other.test/v0/prospect_logs", "POST https://msw.example.test/v0/prospect_logs"]);
   });
 
   it("a dropped connection is HttpResponse.error(): fetch rejects with a TypeError", async () => {

@@ -1,11 +1,12 @@
 /**
  * The public surface, pinned: the runtime exports of every entry point of the packed package,
- * loaded from an empty project. A new export (or a lost one) fails here, so it is a decision made
- * in review, not an accident of an `export *`. And `prospectkit/mock` without msw installed fails
+ * loaded from an empty project (`prospectkit/mock` with the repository's msw linked in for one
+ * test). A new export (or a lost one) fails here, so it is a decision made in review, not an
+ * accident of an `export *`. And `prospectkit/mock` without msw installed fails
  * with one error that names the fix, under `import` and under `require`.
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { installIntoEmptyProject, packTarball } from "./pack.js";
@@ -78,7 +79,11 @@ const MOCK_CORE = [
   "WEBHOOK_EVENT_KINDS",
   "createMockApi",
   "normaliseLinkedinUrl",
+  "persistState",
 ];
+
+/** prospectkit/mock: everything of prospectkit/mock/core, and what needs msw. */
+const MOCK = [...MOCK_CORE, "createMswHandlers", "unhandledRequests"];
 
 const SERVER = ["startMockServer"];
 
@@ -109,6 +114,17 @@ describe("the packed package's public surface", () => {
   ] as const)("%s exports exactly the pinned names, under import and require", (entry, pinned) => {
     expect(keysOf(entry, "import")).toEqual([...pinned].sort());
     expect(keysOf(entry, "require")).toEqual([...pinned].sort());
+  });
+
+  it("prospectkit/mock exports exactly the pinned names, under import and require (with msw linked in)", () => {
+    const msw = join(dir, "node_modules/msw");
+    symlinkSync(join(import.meta.dirname, "../../node_modules/msw"), msw, "dir");
+    try {
+      expect(keysOf("prospectkit/mock", "import")).toEqual([...MOCK].sort());
+      expect(keysOf("prospectkit/mock", "require")).toEqual([...MOCK].sort());
+    } finally {
+      unlinkSync(msw);
+    }
   });
 
   it.each(["import", "require"] as const)(

@@ -11,12 +11,13 @@ export function npm(args: string[], cwd: string): string {
 }
 
 /**
- * Packs the already-built package into a fresh folder and returns the tarball's path.
- * The tests always exercise the tarball, never the source tree.
+ * Packs the already-built package into a fresh folder, as it is published (`npm run tarball`:
+ * scripts/pack.mjs, the package.json without the developers' scripts), and returns the tarball's
+ * path. The tests always exercise the tarball, never the source tree.
  */
 export function packTarball(): string {
   const dir = mkdtempSync(join(tmpdir(), "prospectkit-pack-"));
-  npm(["pack", "--pack-destination", dir, "--silent"], root);
+  npm(["run", "--silent", "tarball", "--", dir], root);
   const file = readdirSync(dir).find((name) => name.endsWith(".tgz"));
   if (!file) throw new TypeError(`npm pack wrote no tarball into ${dir}`);
   return join(dir, file);

@@ -28,7 +28,7 @@ const root = resolve(import.meta.dirname, "../..");
 /** Builds dist/ and packs it into a fresh folder, both under the build lock. */
 function buildAndPack(): string {
   const dir = mkdtempSync(join(tmpdir(), "prospectkit-runtimes-pack-"));
-  const script = 'npm run build --silent >&2 && npm pack --silent --pack-destination "$1" >&2';
+  const script = 'npm run build --silent >&2 && npm run --silent tarball -- "$1" >&2';
   execFileSync("flock", ["/tmp/pk-build.lock", "sh", "-c", script, "sh", dir], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   const file = readdirSync(dir).find((name) => name.endsWith(".tgz"));
   if (!file) throw new TypeError(`npm pack wrote no tarball into ${dir}`);

@@ -19,8 +19,26 @@ describe("url: absolute http or https, checked on the raw string, kept exactly a
     ["https://example.com", true],
     ["http://example.com/hooks?x=1#f", true],
     ["HTTPS://Example.COM/Path", true],
-    ["https://user:pw@example.com:8443/a%20b", true],
-    ["https://例え.jp/パス", true],
+    ["https://example.com:8443/a%20b", true],
+    ["https://xn--bcher-kva.example/hook", true],
+    ["http://1.2.3.4:0/", true],
+    ["http://[2001:db8::8a2e:370:7334]:65535/x", true],
+    ["http://a.0x1g/", true],
+    ["https://user:pw@example.com:8443/a%20b", false],
+    ["https://user@example.com/", false],
+    ["https://例え.jp/パス", false],
+    ["https://bücher.example/hook", false],
+    ["https://example.com/café", false],
+    ["http://a:99999/", false],
+    ["http://a:65536/", false],
+    ["http://[::1", false],
+    ["http://[:::]/", false],
+    ["HtTP://%0D%A0%d0", false],
+    ["http://a.1/", false],
+    ["http://a.0x1f/", false],
+    ["http://256.1.1.1/", false],
+    ["https://example.com/{id}", false],
+    ["https://example.com/a|b", false],
     ["http://[::1]:8080/", true],
     ["ftp://example.com", false],
     ["javascript:alert(1)", false],
@@ -90,6 +108,40 @@ describe("url: absolute http or https, checked on the raw string, kept exactly a
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("url: a refusal says why, and never repeats a password", () => {
+  const detailOf = (url: string) => {
+    const result = WebhookSubscriptionUpdate.safeParse({ url });
+    return result.success ? undefined : result.error.issues[0]?.message;
+  };
+  it.each([
+    ["a non-ASCII host: the encoded form is suggested", "https://bücher.example/hook", /encoded form, here https:\/\/xn--bcher-kva\.example\/hook$/],
+    ["a non-ASCII path: the escaped form is suggested", "https://example.com/café", /here https:\/\/example\.com\/caf%C3%A9$/],
+    ["user info", "https://ada:s3cret@example.com/", /must not contain a user name or password/],
+    ["a character RFC 3986 refuses: its escape is named", "https://example.com/{id}", /must not contain "\{" .*%7B/],
+    ["a port over 65535", "http://a:99999/", /port of at most 65535/],
+    ["a control character", "https://example.com/\u0001", /control character/],
+  ])("%s", (_, url, detail) => {
+    expect(detailOf(url)).toMatch(detail);
+  });
+
+  it("the password is in no message, even with non-ASCII characters around it", () => {
+    for (const url of ["https://ada:s3cret@bücher.example/", "https://ada:s3cret@example.com/é", "http://ada:s3cret@[::1"]) {
+      expect(detailOf(url)).not.toContain("s3cret");
+    }
+  });
+
+  it("property: every string the pattern generates parses as a URL with a host, unchanged in scheme and length class", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(HTTP_URL_PATTERN), (url) => {
+        const parsed = new URL(url);
+        expect(parsed.hostname).not.toBe("");
+        expect(parsed.protocol).toMatch(/^https?:$/);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -32,6 +32,7 @@ const OPTIONS: ts.CompilerOptions = {
 /** The user's code: markers `/*name*\/` sit right before the identifiers whose hover is read. */
 const USER_CODE = `
 import { createClient, NotFoundError, RateLimitError, type ProspectLogCreate } from "prospectkit";
+import { createMockApi } from "prospectkit/mock/core";
 
 const client = createClient({ apiKey: "sk_test", baseUrl: "http://127.0.0.1:4010" });
 export const body = { source: "crm", payload: {} } satisfies ProspectLogCreate;
@@ -44,6 +45,9 @@ export function create(/*input*/input: Parameters<typeof client.createProspectLo
   return client.createProspectLog(input);
 }
 export type PageResult = Awaited<ReturnType<typeof client.getPage>>;
+const api = createMockApi();
+export const /*logged*/logged = api.requests.list();
+export const /*lastLogged*/lastLogged = api.requests.last();
 export function statusOf(error: unknown) {
   if (NotFoundError.is(error)) return error./*notFound*/status;
   if (RateLimitError.is(error)) return error.status;
@@ -66,6 +70,8 @@ export const e = client.createProspectLog(42);
 const SOURCE_OF_TRUTH_CODE = `
 import type * as z from "zod/mini";
 import { Page, ProspectLog, ProspectLogCreate, PublishedVersion, WebhookEvent, WebhookSubscription, WebhookSubscriptionUpdate } from "prospectkit";
+import type { LoggedRequest } from "prospectkit/mock/core";
+import type { LoggedRequestSchema } from "../../mock/request-log.js";
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type KnownFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 type PageOutput = KnownFields<z.output<typeof Page>>;
@@ -77,7 +83,8 @@ export const checks: [
   Equal<WebhookEvent, KnownFields<z.output<typeof WebhookEvent>>>,
   Equal<PublishedVersion, KnownFields<z.output<typeof PublishedVersion>>>,
   Equal<Omit<Page, "publishedVersion">, Omit<PageOutput, "publishedVersion">>,
-] = [true, true, true, true, true, true, true];
+  Equal<LoggedRequest, z.output<typeof LoggedRequestSchema>>,
+] = [true, true, true, true, true, true, true, true];
 `;
 
 function languageService(code: string) {
@@ -136,6 +143,8 @@ describe("the names users read", () => {
     ["version", "const version: number | null"],
     ["input", "(parameter) input: ProspectLogCreate"],
     ["notFound", "(property) NotFoundError.status: 404"],
+    ["logged", "const logged: LoggedRequest[]"],
+    ["lastLogged", "const lastLogged: LoggedRequest | undefined"],
   ])("hover over %s shows the names", (marker, text) => {
     expect(user.hover(marker)).toBe(text);
   });
@@ -151,6 +160,7 @@ describe("the names users read", () => {
         'export declare const subscription: import("prospectkit").WebhookSubscription;',
         'export declare function create(input: Parameters<typeof client.createProspectLog>[0]): import("prospectkit").APIPromise<import("prospectkit").ProspectLog>;',
         "export declare function statusOf(error: unknown): 404 | 429 | undefined;",
+        'export declare const logged: import("prospectkit/mock/core").LoggedRequest[];',
       ]),
     );
     expect(user.declarations).not.toMatch(/KnownFields|\[x: string\]: unknown|Omit</);

@@ -37,7 +37,7 @@ interface RawAnswer {
 /** Sends one request head on a new connection; reads until the server closes it or the whole answer arrived. */
 function send(method: string, path: string, key: string | null, extra: string[] = []): Promise<RawAnswer> {
   const { port } = new URL(server.url);
-  const lines = [`${method} ${path} HTTP/1.1`, "Host: mock", ...(key === null ? [] : [`x-api-key: ${key}`]), ...extra, "connection: close"];
+  const lines = [`${method} ${path} HTTP/1.1`, "Host: 127.0.0.1", ...(key === null ? [] : [`x-api-key: ${key}`]), ...extra, "connection: close"];
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), "127.0.0.1");
     let text = "";

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { ROOT } from "./support/cli-process.js";
@@ -91,6 +92,15 @@ describe("the document", () => {
     expect(email.test("a@x-.co")).toBe(false);
   });
 
+  // Issue 26.7: what Spectral's spectral:oas flags beyond redocly's recommended set (info-contact is also on in redocly.yaml).
+  it("the API's document: every operation has a description, and info names a contact", () => {
+    const operations = Object.values(document.paths).flatMap((item) =>
+      Object.values(item as Record<string, { operationId: string; description?: string }>),
+    );
+    expect(operations.filter((operation) => !operation.description?.trim()).map((operation) => operation.operationId)).toEqual([]);
+    expect(document.info.contact).toEqual({ name: "prospectkit", url: expect.stringMatching(/^https:\/\//) });
+  });
+
   it.each([["openapi.json"], ["control.json"]])(
     "%s lints clean with redocly (recommended-strict: no error, no warning)",
     async (name) => {
@@ -163,13 +173,21 @@ const CASES: readonly Case[] = [
   ["POST", "/__mock/reset", "/__mock/reset"],
 ];
 
+/** Makes one call of CASES. */
+function send([method, path, , body, key]: Case): Promise<Response> {
+  const headers: Record<string, string> = key === null ? {} : { "x-api-key": key ?? KEY };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  return fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+}
+
+/** Headers of the HTTP exchange itself, which an OpenAPI document does not list (RFC 9110, 9112). */
+const FRAMING_HEADERS = new Set(["content-type", "content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
+
 describe("a validator built from the document agrees with the live server", () => {
   it("every answer: a documented status and media type, a body valid against the documented schema", async () => {
     const covered = new Set<string>();
     for (const [method, path, template, body, key] of CASES) {
-      const headers: Record<string, string> = key === null ? {} : { "x-api-key": key ?? KEY };
-      if (body !== undefined) headers["content-type"] = "application/json";
-      const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+      const response = await send([method, path, template, body, key]);
       const { doc, id } = documentOf(template);
       const operation = doc.paths[template][method.toLowerCase()];
       const where = `${method} ${path} → ${response.status}`;
@@ -189,6 +207,33 @@ describe("a validator built from the document agrees with the live server", () =
       Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
     );
     expect([...covered].sort()).toEqual(documentedOperations.sort());
+  });
+
+  // Issue 26.7: the CORS headers and Retry-After's type were not in the API's document.
+  it("every header a /v0 answer carries is documented for its status, with a schema its value satisfies", async () => {
+    const seen = new Set<string>();
+    for (const entry of CASES) {
+      const response = await send(entry);
+      await response.arrayBuffer();
+      const [method, path, template] = entry;
+      if (!template.startsWith("/v0/")) continue;
+      const documented = resolve(document.paths[template][method.toLowerCase()].responses[String(response.status)]);
+      for (const [name, value] of response.headers) {
+        if (FRAMING_HEADERS.has(name)) continue;
+        const where = `${method} ${path} → ${response.status}: ${name}: ${value}`;
+        expect(documented.headers, where).toHaveProperty([name]);
+        const schema = resolve(documented.headers[name]).schema;
+        expect(ajv.validate(schema, schema.type === "integer" ? Number(value) : value), where).toBe(true);
+        seen.add(name);
+      }
+    }
+    expect([...seen].sort()).toEqual([
+      "access-control-allow-origin",
+      "access-control-expose-headers",
+      "idempotent-replayed",
+      "retry-after",
+      "x-request-id",
+    ]);
   });
 
   const requestBody = (template: string, method: string) => `paths/${pointer(template, method)}/requestBody/content/application~1json/schema`;
@@ -246,5 +291,71 @@ describe("a validator built from the document agrees with the live server", () =
       body: JSON.stringify(body),
     });
     expect({ valid, accepted: response.status === 200 }).toEqual({ valid, accepted: valid });
+  });
+});
+
+describe('the url rule (BEHAVIOUR.md, "url"): the published pattern, the server and the response schema agree', () => {
+  const subscriptionPath = "/v0/webhook_subscriptions/{subscription_id}";
+  const okResponse = `paths/${pointer(subscriptionPath, "patch")}/responses/200/content/application~1json/schema`;
+  const patchUrl = async (url: string) => {
+    const response = await fetch(`${server.url}/v0/webhook_subscriptions/sub_1`, {
+      method: "PATCH",
+      headers: { "x-api-key": KEY, "content-type": "application/json" },
+      body: JSON.stringify({ url }),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+
+  it("property: every value the request pattern in /openapi.json matches is accepted, and the answer validates against the response schema", async () => {
+    const pattern = new RegExp(document.components.schemas.WebhookSubscriptionUpdate.properties.url.pattern);
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(pattern), async (url) => {
+        fc.pre(url.length <= 2048);
+        const answer = await patchUrl(url);
+        expect(answer.status).toBe(200);
+        expect(answer.body.url).toBe(url);
+        expect(validate(okResponse, answer.body)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  /** URL-like strings with what the rule is about: non-ASCII, user info, ports, brackets, escapes, spaces, characters RFC 3986 refuses. */
+  const urlish = fc
+    .tuple(
+      fc.constantFrom("http://", "HTTPS://", "https://", "ftp://", "http:/", ""),
+      fc.constantFrom("", "user@", "user:pw@", ":@"),
+      fc.constantFrom(
+        "example.com",
+        "bücher.example",
+        "a.1",
+        "a.0x1f",
+        "1.2.3.4",
+        "256.1.1.1",
+        "[::1]",
+        "[::1",
+        "[:::]",
+        "%41.example",
+        "xn--bcher-kva.example",
+        "a..b",
+        "",
+      ),
+      fc.constantFrom("", ":", ":0", ":65535", ":65536", ":99999", ":8x"),
+      fc.array(fc.constantFrom("/", "a", "%41", "%zz", "%", "{", "|", "^", "\\", " ", "\t", "é", "?", "#", "[", "@", ":", "'"), { maxLength: 6 }),
+    )
+    .map(([scheme, user, host, port, rest]) => scheme + user + host + port + rest.join(""));
+
+  it("property: the server accepts a url exactly when the published request schema does, and every url it accepts answers a response that validates", async () => {
+    const request = `paths/${pointer(subscriptionPath, "patch")}/requestBody/content/application~1json/schema`;
+    await fc.assert(
+      fc.asyncProperty(urlish, async (url) => {
+        const valid = validate(request, { url }).length === 0;
+        const answer = await patchUrl(url);
+        expect({ url, accepted: answer.status === 200 }).toEqual({ url, accepted: valid });
+        if (answer.status === 200) expect(validate(okResponse, answer.body)).toEqual([]);
+        else expect(answer.body.errors).toEqual([expect.objectContaining({ pointer: "/url", code: "invalid_format" })]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

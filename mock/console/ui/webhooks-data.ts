@@ -6,6 +6,8 @@ import { call } from "./api.js";
 
 /** The webhook listings of one tenant. */
 export interface WebhooksData {
+  /** The tenant's subscriptions the listings were read with (they say why an event went nowhere). */
+  readonly subscriptions: readonly any[];
   readonly events: readonly any[];
   readonly deliveries: readonly any[];
   /** Inbox name → the messages it received. */
@@ -38,6 +40,7 @@ export async function loadWebhooks(subscriptions: readonly any[]): Promise<Webho
   if (!events.ok || !deliveries.ok) return null;
   const list = (answer: { ok: boolean; body: any }) => (answer.ok && Array.isArray(answer.body?.data) ? answer.body.data : []);
   return {
+    subscriptions,
     events: list(events),
     deliveries: list(deliveries),
     inboxes: Object.fromEntries(names.map((name, index) => [name, list(inboxes[index]!)])),

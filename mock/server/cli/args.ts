@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_KEY } from "../../core.js";
+import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../webhooks/index.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
 
 /** A mistake on the command line or in its inputs: printed as one line, exit code 2. */
@@ -34,6 +35,12 @@ export interface CliOptions {
   readonly webhooks: boolean;
   /** How many times faster than real time the retry schedule runs (`--webhook-time-scale`, default 1). */
   readonly webhookTimeScale: number;
+  /** How long one delivery attempt may take, in milliseconds (`--webhook-timeout`, default 15,000). */
+  readonly webhookTimeoutMs: number;
+  /** Host names answered besides loopback names and IP addresses (`--allowed-host`, repeatable; `*`: every name). */
+  readonly allowedHosts: readonly string[];
+  /** Origins whose pages may call the controls cross-origin besides loopback ones (`--cors-origin`, repeatable; `*`: every origin). */
+  readonly corsOrigins: readonly string[];
   readonly quiet: boolean;
   readonly help: boolean;
   readonly version: boolean;
@@ -50,6 +57,9 @@ const OPTIONS = {
   latency: { type: "string" },
   "no-webhooks": { type: "boolean" },
   "webhook-time-scale": { type: "string" },
+  "webhook-timeout": { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
+  "cors-origin": { type: "string", multiple: true },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -72,6 +82,16 @@ Options:
       --no-webhooks    record webhook events without sending them
       --webhook-time-scale N
                        run the webhook retry schedule N times faster (3600: an hour per second)
+      --webhook-timeout MS
+                       give up on a delivery attempt after MS milliseconds (default ${WEBHOOK_ATTEMPT_TIMEOUT_MS})
+      --allowed-host NAME
+                       also answer requests for this host name (repeatable; .example.com: the
+                       name and its subdomains; '*': every name). By default only loopback
+                       names (localhost), IP addresses and --host are answered (DNS rebinding)
+      --cors-origin ORIGIN
+                       also let pages from this origin call the control API, console and inbox
+                       (repeatable; '*': every origin). By default only loopback origins may;
+                       /v0 answers every origin
   -q, --quiet          do not print a line per request or webhook attempt
   -h, --help           show this help
   -v, --version        show the version`;
@@ -123,6 +143,9 @@ function latency(text: string | undefined): number {
   return Number(text);
 }
 
+/** The longest attempt timeout (10 minutes): a receiver that takes longer is down. */
+const MAX_ATTEMPT_TIMEOUT_MS = 600_000;
+
 /** The largest time scale: 5 days of schedule in under a millisecond is already instant. */
 const MAX_TIME_SCALE = 1e9;
 
@@ -134,10 +157,36 @@ function timeScale(text: string | undefined): number {
   return Number(text);
 }
 
+function attemptTimeout(text: string | undefined): number {
+  if (text === undefined) return WEBHOOK_ATTEMPT_TIMEOUT_MS;
+  if (!/^\d{1,9}$/.test(text) || !(Number(text) >= 1) || Number(text) > MAX_ATTEMPT_TIMEOUT_MS) {
+    throw new UsageError(`--webhook-timeout must be whole milliseconds from 1 to ${MAX_ATTEMPT_TIMEOUT_MS}, not ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
 function seed(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined;
   if (text === "") throw new UsageError("--seed must not be empty");
   return /^-?\d{1,15}$/.test(text) ? Number(text) : text;
+}
+
+function allowedHosts(names: readonly string[]): readonly string[] {
+  for (const name of names) {
+    if (!/^(?:\*|\.?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(name)) {
+      throw new UsageError(`--allowed-host must be a host name such as mock or .example.com (or '*'), not ${JSON.stringify(name)}`);
+    }
+  }
+  return names;
+}
+
+function corsOrigins(origins: readonly string[]): readonly string[] {
+  for (const origin of origins) {
+    if (origin !== "*" && !/^https?:\/\/[^/?#@\s]+\/?$/i.test(origin)) {
+      throw new UsageError(`--cors-origin must be an origin such as https://app.example.com (or '*'), not ${JSON.stringify(origin)}`);
+    }
+  }
+  return origins;
 }
 
 /**
@@ -167,6 +216,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
     latencyMs: latency(values.latency),
     webhooks: values["no-webhooks"] !== true,
     webhookTimeScale: timeScale(values["webhook-time-scale"]),
+    webhookTimeoutMs: attemptTimeout(values["webhook-timeout"]),
+    allowedHosts: allowedHosts(values["allowed-host"] ?? []),
+    corsOrigins: corsOrigins(values["cors-origin"] ?? []),
     quiet: values.quiet === true,
     help: values.help === true,
     version: values.version === true,

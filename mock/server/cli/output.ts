@@ -27,6 +27,10 @@ export interface BannerInput {
   /** The first webhook subscription, if any. */
   readonly subscriptionId: string | undefined;
   readonly quiet: boolean;
+  /** The host names given with `--allowed-host` (none: the default, loopback names and IP addresses only). */
+  readonly allowedHosts?: readonly string[];
+  /** The origins given with `--cors-origin` (none: the default, loopback origins only). */
+  readonly corsOrigins?: readonly string[];
   /** How webhooks are delivered, and the URL of the inbox the first subscription delivers to (if it is the server's own). */
   readonly webhooks?: { readonly deliver: boolean; readonly timeScale: number; readonly inboxUrl: string | undefined };
 }
@@ -35,6 +39,17 @@ function webhookLine(webhooks: NonNullable<BannerInput["webhooks"]>): string {
   if (!webhooks.deliver) return "recorded, not sent (--no-webhooks)";
   const schedule = webhooks.timeScale === 1 ? "the real retry schedule" : `the retry schedule ${webhooks.timeScale}x faster`;
   return `sent to each subscription's URL, on ${schedule}`;
+}
+
+/** What the banner says when `--allowed-host` or `--cors-origin` widened who may reach the server (nothing by default). */
+function exposureLines(hosts: readonly string[], origins: readonly string[]): string[] {
+  const lines: string[] = [];
+  if (hosts.includes("*"))
+    lines.push("  Hosts         EVERY host name is answered (--allowed-host '*'): a page that rebinds its name to this server can reach it");
+  else if (hosts.length > 0) lines.push(`  Hosts         also answers ${hosts.join(", ")} (--allowed-host), besides loopback names and IP addresses`);
+  if (origins.includes("*")) lines.push("  Origins       EVERY web page may drive the control API and read secrets (--cors-origin '*')");
+  else if (origins.length > 0) lines.push(`  Origins       pages from ${origins.join(", ")} may also call the control API (--cors-origin)`);
+  return lines;
 }
 
 /** The body of the printed create command. */
@@ -81,6 +96,7 @@ export function banner(input: BannerInput): string {
     `  Control API   ${url}${CONTROL_PATH_PREFIX} (same x-api-key)`,
     `  Console       ${url}${CONSOLE_PATH} (open it in a browser)`,
     ...(input.webhooks ? [`  Webhooks      ${webhookLine(input.webhooks)}`] : []),
+    ...exposureLines(input.allowedHosts ?? [], input.corsOrigins ?? []),
     "",
     "Create a prospect log entry:",
     curl(createProspectLogRoute.method, url + createProspectLogRoute.path, apiKey, SAMPLE_PROSPECT_LOG),

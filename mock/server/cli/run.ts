@@ -31,6 +31,19 @@ export interface CliIo {
 /** The exit code of a usage error (bad flag, bad file, port in use). */
 export const USAGE_EXIT_CODE = 2;
 
+/**
+ * How long a stop waits for the server to close (it aborts every webhook attempt and closes every
+ * connection at once, so this is only ever a bound) before it reports the stop anyway.
+ */
+export const CLOSE_WITHIN_MS = 1_000;
+
+/** Closes the server, or gives up waiting after `ms`: a stop is never held up by what hangs. */
+async function closeWithin(server: MockServer, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([server.close(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 const processIo: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
@@ -81,12 +94,15 @@ async function start(options: CliOptions, io: CliIo): Promise<MockServer> {
       apiKeys: [...options.apiKeys],
       ...(options.seed !== undefined && { seed: options.seed }),
       latencyMs: options.latencyMs,
+      allowedHosts: options.allowedHosts,
+      corsOrigins: options.corsOrigins,
       fixtures: fixturesOf(options),
       // The console's own refreshes would drown the user's calls: only what the user did is printed.
       ...(!options.quiet && { onRequest: (request) => request.console || io.stdout.write(requestLine(request)) }),
       webhooks: {
         deliver: options.webhooks,
         timeScale: options.webhookTimeScale,
+        timeoutMs: options.webhookTimeoutMs,
         ...(!options.quiet && { onAttempt: (attempt, delivery) => io.stdout.write(deliveryLine(attempt, delivery)) }),
       },
     });
@@ -125,6 +141,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         page: page && { pageGroupId: page.pageGroupId, pageId: page.id },
         subscriptionId: subscription?.id,
         quiet: options.quiet,
+        allowedHosts: options.allowedHosts,
+        corsOrigins: options.corsOrigins,
         webhooks: {
           deliver: options.webhooks,
           timeScale: options.webhookTimeScale,
@@ -133,7 +151,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       }),
     );
     const reason = await new Promise<string | undefined>((resolve) => io.onStop(resolve));
-    await server.close();
+    await closeWithin(server, CLOSE_WITHIN_MS);
     io.stdout.write(reason === undefined ? "prospectkit-mock stopped\n" : `prospectkit-mock stopped: ${reason}\n`);
     return 0;
   } catch (error) {

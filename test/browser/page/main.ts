@@ -46,7 +46,8 @@ async function run(): Promise<void> {
     },
   });
 
-  // The recipe of docs/testing.md: the worker file comes from `msw init`, served at the root.
+  // The worker file comes from `msw init`, served at the root. Every unhandled request fails: this page
+  // never reloads (an app with a dev server uses docs/testing.md's recipe, test/browser/app-recipe.test.ts).
   const worker = setupWorker(...api.handlers);
   await worker.start({ serviceWorker: { url: "/mockServiceWorker.js" }, onUnhandledFrame: "error", quiet: true });
   show("worker", new URL(navigator.serviceWorker.controller?.scriptURL ?? "about:blank").pathname);

@@ -8,7 +8,7 @@ import { expectFieldErrors, type Harness } from "../harness.js";
 
 /** Registers the rules. */
 export function urlEmailRules(h: Harness): void {
-  describe("url: refused unless an absolute http(s) URL without whitespace, control characters, backslashes or bad escapes", () => {
+  describe("url: refused unless an absolute http(s) URL of printable ASCII with a host, without user info, whitespace, control characters, backslashes or bad escapes", () => {
     it.each([
       ["a trailing control character", "https://example.com/x\u0001"],
       ["a backslash", "https://example.com/a\\b"],
@@ -17,6 +17,13 @@ export function urlEmailRules(h: Harness): void {
       ["leading spaces (never trimmed)", "   https://example.com/"],
       ["a bad escape", "http://a/%zz"],
       ["no //", "HTTP:foo"],
+      ["a non-ASCII host (send its punycode)", "https://bücher.example/hook"],
+      ["a non-ASCII path (send it escaped)", "https://example.com/café"],
+      ["a user name and password (fetch cannot send them)", "https://user:pw@example.com/"],
+      ["a port over 65535", "http://a:99999/"],
+      ["an unclosed IPv6 bracket", "http://[::1"],
+      ["an escape in the host", "HtTP://%0D%A0%d0"],
+      ["a host ending in a number", "http://example.1/"],
     ])("%s: 400 at /url, the subscription unchanged", async (_, url) => {
       const before = h.api.state.snapshot();
       expectFieldErrors(await h.patchSubscription(SUBSCRIPTIONS.all, { url }), [["/url", "invalid_format"]]);

@@ -21,6 +21,11 @@ export interface Receiver {
   readonly received: ReceivedWebhook[];
   /** How many requests are open right now, and the most ever open at once. */
   readonly open: { now: number; max: number };
+  /**
+   * How many TCP connections are open right now, and the most ever open at once (idle ones too):
+   * from accept until the sender ends or resets it.
+   */
+  readonly connections: { now: number; max: number };
   close(): Promise<void>;
 }
 
@@ -31,6 +36,7 @@ export interface Receiver {
 export async function startReceiver(answer: Answer = (_, response) => response.writeHead(204).end()): Promise<Receiver> {
   const received: ReceivedWebhook[] = [];
   const open = { now: 0, max: 0 };
+  const connections = { now: 0, max: 0 };
   const server = createServer((request, response) => {
     open.now += 1;
     open.max = Math.max(open.max, open.now);
@@ -43,12 +49,32 @@ export async function startReceiver(answer: Answer = (_, response) => response.w
       answer(request, response, n);
     });
   });
+  // A connection counts from its accept until the receiver sees the sender let go of it (end of
+  // stream or reset, whichever comes first). The count is taken once the loop has handled every
+  // event that arrived with the accept: a sender that closed its last connection before opening
+  // this one delivered that close first, and it is counted first. (A connection opened and closed
+  // within one turn of the loop is never seen open.)
+  server.on("connection", (socket) => {
+    let state: "new" | "counted" | "gone" = "new";
+    const gone = () => {
+      if (state === "counted") connections.now -= 1;
+      state = "gone";
+    };
+    socket.once("end", gone).once("error", gone).once("close", gone);
+    setImmediate(() => {
+      if (state !== "new") return;
+      state = "counted";
+      connections.now += 1;
+      connections.max = Math.max(connections.max, connections.now);
+    });
+  });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     received,
     open,
+    connections,
     close: () =>
       new Promise((done) => {
         server.close(() => done());

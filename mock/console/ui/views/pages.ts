@@ -39,9 +39,10 @@ function NewPageForm({ groups }: { groups: readonly any[] }) {
   </form></details>`;
 }
 
-function ProcessForm({ version, pageName }: { version: any; pageName: string }) {
+/** Processing sets the page's computed name: the field starts from the version's, else the page's current one (never its custom name). */
+function ProcessForm({ version, pageComputedName }: { version: any; pageComputedName: string }) {
   const { state, run } = useAction();
-  const [name, setName] = useState(version.computedName ?? pageName);
+  const [name, setName] = useState(version.computedName ?? pageComputedName);
   const id = `process-${version.id}`;
   const error = state.fieldErrors["/computedName"];
   const submit = (event: Event) => {
@@ -86,9 +87,9 @@ function PageCard({ page }: { page: any }) {
             <td data-label="Version">v${version.versionNumber}</td>
             <td data-label="Status"><span class=${`pill ${version.status}`}>${version.status}</span></td>
             <td data-label="Computed name">${version.computedName ?? "—"}</td>
-            <td data-label="Updated">${when(version.publishedAt ?? version.processedAt ?? version.createdAt)}</td>
+            <td data-label="Updated" class="when">${when(version.publishedAt ?? version.processedAt ?? version.createdAt)}</td>
             <td data-label="Action">
-              ${version.status === "created" && html`<${ProcessForm} version=${version} pageName=${name} />`}
+              ${version.status === "created" && html`<${ProcessForm} version=${version} pageComputedName=${String(page.computedName ?? "")} />`}
               ${version.status === "processed" && html`<${PublishButton} version=${version} pageName=${name} />`}
               ${version.status === "published" && (version.versionNumber === published ? "live" : "")}
             </td>

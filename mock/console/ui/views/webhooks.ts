@@ -8,6 +8,7 @@ import { signWebhook } from "../../../../src/webhooks/signature.js";
 import { useAction } from "../action.js";
 import { call } from "../api.js";
 import { html } from "../html.js";
+import { notDeliveredSentence } from "../not-delivered.js";
 import { Json, Notice, when } from "../parts.js";
 import type { WebhooksData } from "../webhooks-data.js";
 
@@ -28,7 +29,7 @@ function AttemptHeaders({ delivery, attempt }: { delivery: any; attempt: any }) 
   const sign = async () => {
     const answer = await call("GET", `/__mock/webhook_subscriptions/${enc(delivery.subscriptionId)}/secret`);
     if (!answer.ok) return setSignatures(answer.message);
-    const secrets = [answer.body?.secret, answer.body?.previousSecret].filter((s): s is string => typeof s === "string");
+    const secrets = [answer.body?.secret, answer.body?.previousSecret?.secret].filter((s): s is string => typeof s === "string");
     try {
       const signed = await Promise.all(secrets.map((secret) => signWebhook({ secret, id: delivery.eventId, timestamp, body: delivery.body })));
       setSignatures(signed.join(" "));
@@ -82,7 +83,7 @@ function DeliveryCard({ delivery }: { delivery: any }) {
   </li>`;
 }
 
-function EventCard({ event, deliveries }: { event: any; deliveries: readonly any[] }) {
+function EventCard({ event, deliveries, subscriptions }: { event: any; deliveries: readonly any[]; subscriptions: readonly any[] }) {
   const redeliver = useAction();
   return html`<li class="event card">
     <header>
@@ -92,7 +93,7 @@ function EventCard({ event, deliveries }: { event: any; deliveries: readonly any
     <details><summary>Event body</summary><${Json} value=${event} label=${`Body of ${event.id}`} /></details>
     ${
       deliveries.length === 0
-        ? html`<p class="meta">No subscription wanted this event.</p>`
+        ? html`<p class="meta not-delivered">${notDeliveredSentence(event, subscriptions)}</p>`
         : html`<ul class="plain deliveries">${deliveries.map((d) => html`<${DeliveryCard} key=${d.subscriptionId} delivery=${d} />`)}</ul>`
     }
     ${
@@ -151,7 +152,7 @@ export function WebhooksView({ data }: { data: WebhooksData | null }) {
       ${
         data.events.length === 0
           ? html`<p class="empty card">No event yet: publishing a page version or sending a form event emits one.</p>`
-          : html`<ol class="plain event-list">${[...data.events].reverse().map((event) => html`<${EventCard} key=${event.id} event=${event} deliveries=${byEvent.get(event.id) ?? []} />`)}</ol>`
+          : html`<ol class="plain event-list">${[...data.events].reverse().map((event) => html`<${EventCard} key=${event.id} event=${event} deliveries=${byEvent.get(event.id) ?? []} subscriptions=${data.subscriptions} />`)}</ol>`
       }
     </section>
     <div class="inboxes">

@@ -1,0 +1,115 @@
+/**
+ * msw's option for requests no handler answered, for msw 2 and msw 3 alike: msw 3 reads
+ * `onUnhandledFrame`, msw 2 `onUnhandledRequest`, and each ignores the other's. Optionally
+ * scoped to URLs under one base (the mock's), so that in a browser the page, its assets and the
+ * dev server's HMR socket pass through while the mock's own host stays strict. Types only from
+ * msw's shapes, written out here, so the same object type-checks against either major.
+ * @module
+ */
+
+/** What msw does with a request no handler answered: let it through, warn and let it through, or fail it. */
+export type UnhandledStrategy = "bypass" | "warn" | "error";
+
+/** What msw 3 hands an `onUnhandledFrame` callback, as far as this module reads it. */
+export interface UnhandledFrameArgs {
+  /** The network frame: an HTTP request (`data.request`) or a WebSocket connection (`data.connection.client.url`). */
+  readonly frame: { readonly protocol: string; readonly data: unknown };
+  /** msw's own messages: each prints, neither fails the frame. */
+  readonly defaults: UnhandledFrameDefaults;
+}
+
+/** msw 3's messages for an unhandled frame. */
+export interface UnhandledFrameDefaults {
+  /** Prints msw's warning for the frame. */
+  warn(): unknown;
+  /** Prints msw's error for the frame (without failing it). */
+  error(): unknown;
+}
+
+/** What msw 2 hands an `onUnhandledRequest` callback. */
+export interface UnhandledRequestPrint {
+  /** Prints msw's warning for the request. */
+  warning(): void;
+  /** Prints msw's error for the request (older msw 2 releases also throw). */
+  error(): void;
+}
+
+/** Options for `server.listen()` and `worker.start()`, understood by msw 2 and msw 3. */
+export interface UnhandledRequestOptions {
+  /** msw 3's option. */
+  readonly onUnhandledFrame: UnhandledStrategy | ((args: UnhandledFrameArgs) => Promise<void>);
+  /** msw 2's option. */
+  readonly onUnhandledRequest: UnhandledStrategy | ((request: Request, print: UnhandledRequestPrint) => void);
+}
+
+/** Where {@link unhandledRequests} applies its strategy. */
+export interface UnhandledScope {
+  /**
+   * Applies the strategy only to requests under this URL (its origin, and its path as a prefix:
+   * pass the mock's `api.baseUrl`); every other request passes through silently. Without it the
+   * strategy applies to every request, with msw's own exceptions (common static assets).
+   */
+  readonly within?: string;
+}
+
+const STRATEGIES: readonly string[] = ["bypass", "warn", "error"];
+
+/** The URL a frame of msw 3 is for: an HTTP request's, or a WebSocket connection's. */
+function frameUrl(data: unknown): string | undefined {
+  const frame = data as { request?: { url?: unknown }; connection?: { client?: { url?: unknown } } } | null;
+  const url = frame?.request?.url ?? frame?.connection?.client?.url;
+  return url === undefined ? undefined : String(url);
+}
+
+/** Whether `url` lies under `base`: the same origin, and the base's path as a whole-segment prefix. */
+function isWithin(url: string | undefined, base: URL, basePath: string): boolean {
+  if (url === undefined || !URL.canParse(url)) return false;
+  const target = new URL(url);
+  return target.origin === base.origin && (target.pathname === basePath || target.pathname.startsWith(`${basePath}/`));
+}
+
+/**
+ * msw's unhandled-request option in both spellings, so one line works with msw 2 and msw 3:
+ * spread it into `server.listen()` or `worker.start()`. msw 3 names the option
+ * `onUnhandledFrame`, msw 2 `onUnhandledRequest`; a wrong name is ignored at run time, so a
+ * strict suite silently warns instead (and strict TypeScript reports TS2353).
+ *
+ * With `within`, the strategy applies only under that URL and everything else passes through:
+ * what a browser app needs, since msw 3's service worker also sees the page's own navigation,
+ * its assets and the dev server's HMR socket, which `"error"` would fail (a reload then shows
+ * msw's error as the page).
+ *
+ * @param strategy - `"bypass"`, `"warn"` or `"error"` (the request fails, and msw prints why)
+ * @param scope - `within`: the URL the strategy is limited to, usually `api.baseUrl`
+ * @returns `{ onUnhandledFrame, onUnhandledRequest }`
+ * @throws {TypeError} for an unknown strategy or a `within` that is not an absolute URL
+ * @example
+ * ```ts
+ * server.listen(unhandledRequests("error")); // Node: every unhandled request fails
+ * await worker.start({ ...unhandledRequests("error", { within: api.baseUrl }), quiet: true }); // browser
+ * ```
+ */
+export function unhandledRequests(strategy: UnhandledStrategy, scope: UnhandledScope = {}): UnhandledRequestOptions {
+  if (!STRATEGIES.includes(strategy))
+    throw new TypeError(`unhandledRequests: strategy must be "bypass", "warn" or "error", not ${JSON.stringify(strategy)}`);
+  if (scope.within === undefined) return { onUnhandledFrame: strategy, onUnhandledRequest: strategy };
+  if (!URL.canParse(scope.within)) throw new TypeError("unhandledRequests: within must be an absolute URL (the mock's api.baseUrl)");
+  const base = new URL(scope.within);
+  const basePath = base.pathname.replace(/\/+$/, "");
+  return {
+    async onUnhandledFrame({ frame, defaults }) {
+      const url = frameUrl(frame.data);
+      if (strategy === "bypass" || !isWithin(url, base, basePath)) return;
+      if (strategy === "warn") return void (await defaults.warn());
+      await defaults.error();
+      // msw answers with a thrown Response (msw 2 and 3, Node and browser): this one fails the request as a network error does.
+      throw Response.error();
+    },
+    onUnhandledRequest(request, print) {
+      if (strategy === "bypass" || !isWithin(request.url, base, basePath)) return;
+      if (strategy === "warn") return print.warning();
+      print.error();
+      throw Response.error();
+    },
+  };
+}
