@@ -33,9 +33,7 @@ const consoleAssets = buildConsoleAssets();
  */
 const consoleAssetsInline = {
   name: "console-assets-inline",
-  setup(build: {
-    onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => { contents: string; loader: "ts" }): void;
-  }) {
+  setup(build: { onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => { contents: string; loader: "ts" }): void }) {
     build.onLoad({ filter: /[\\/]mock[\\/]console[\\/]assets\.ts$/ }, (args) => ({
       contents: `const __PROSPECTKIT_CONSOLE__ = ${JSON.stringify(consoleAssets)};\n${readFileSync(args.path, "utf8")}`,
       loader: "ts",

@@ -107,10 +107,7 @@ function codeAndDetail(issue: Issue, missing: boolean): Pick<FieldError, "code" 
       const pattern = issue.format === "regex" && "pattern" in issue ? String(issue.pattern) : undefined;
       return {
         code: "invalid_format",
-        detail:
-          pattern === undefined
-            ? (FORMAT_DETAILS[issue.format] ?? `must be a valid ${issue.format}`)
-            : patternDetail(pattern),
+        detail: pattern === undefined ? (FORMAT_DETAILS[issue.format] ?? `must be a valid ${issue.format}`) : patternDetail(pattern),
       };
     }
     case "invalid_value":

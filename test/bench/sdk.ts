@@ -121,7 +121,10 @@ async function floorCall(sdk: Sdk, baseUrl: string, fetch?: (url: string, init: 
     }, 60_000);
     try {
       const body = { ...BODY, idempotencyKey: crypto.randomUUID() };
-      const response = await Promise.race([$fetch.raw<string, "text">("/v0/prospect_logs", { method: "POST", headers, body, signal: controller.signal }), stopped]);
+      const response = await Promise.race([
+        $fetch.raw<string, "text">("/v0/prospect_logs", { method: "POST", headers, body, signal: controller.signal }),
+        stopped,
+      ]);
       const data = JSON.parse(response._data ?? "") as unknown;
       if (!sdk.ProspectLog.safeParse(data).success) throw new TypeError("the floor's result is invalid");
       return data;
@@ -255,8 +258,18 @@ const benchmark: Benchmark = {
           cpu.sdk - cpu.raw,
           8,
         ),
-        info("ofetch alone in memory: what the transport adds to raw, µs/call", `${(cpu.ofetch - cpu.raw).toFixed(2)} µs`, `${cpu.raw.toFixed(2)} µs raw`, cpu.ofetch - cpu.raw),
-        info("the floor in memory (as over the socket): what it adds to raw, µs/call", `${(cpu.floor - cpu.raw).toFixed(2)} µs`, `${cpu.raw.toFixed(2)} µs raw`, cpu.floor - cpu.raw),
+        info(
+          "ofetch alone in memory: what the transport adds to raw, µs/call",
+          `${(cpu.ofetch - cpu.raw).toFixed(2)} µs`,
+          `${cpu.raw.toFixed(2)} µs raw`,
+          cpu.ofetch - cpu.raw,
+        ),
+        info(
+          "the floor in memory (as over the socket): what it adds to raw, µs/call",
+          `${(cpu.floor - cpu.raw).toFixed(2)} µs`,
+          `${cpu.raw.toFixed(2)} µs raw`,
+          cpu.floor - cpu.raw,
+        ),
       ];
     } finally {
       await server.close();

@@ -59,7 +59,13 @@ async function rolldownBytes(source: string): Promise<number> {
   try {
     const input = join(dir, "entry.ts");
     writeFileSync(input, source);
-    const output = await build({ input, output: { minify: true, comments: { annotation: false } }, treeshake: true, write: false, logLevel: "silent" });
+    const output = await build({
+      input,
+      output: { minify: true, comments: { annotation: false } },
+      treeshake: true,
+      write: false,
+      logLevel: "silent",
+    });
     const code = output.output.map((chunk) => ("code" in chunk ? chunk.code : "")).join("");
     return gzipSync(code, { level: 9 }).byteLength;
   } finally {
@@ -102,11 +108,24 @@ const benchmark: Benchmark = {
     const one = checks.find((check) => check.name.startsWith("one operation alone"))!.size;
     rows.push(atMost("the whole client within issue 23's budget (size-limit)", kB(whole), kB(WHOLE_CLIENT_BUDGET), whole / WHOLE_CLIENT_BUDGET, 1));
     rows.push(atMost("one operation alone vs the whole client (size-limit)", kB(one), kB(whole), one / whole, ONE_OPERATION_SHARE));
-    rows.push(atMost("one operation alone vs the whole client (esbuild)", kB(oneByEsbuild), kB(wholeByEsbuild), oneByEsbuild / wholeByEsbuild, ONE_OPERATION_SHARE));
+    rows.push(
+      atMost(
+        "one operation alone vs the whole client (esbuild)",
+        kB(oneByEsbuild),
+        kB(wholeByEsbuild),
+        oneByEsbuild / wholeByEsbuild,
+        ONE_OPERATION_SHARE,
+      ),
+    );
     const floorOne = await rolldownBytes(FLOOR.one);
     const floorAll = await rolldownBytes(FLOOR.all);
     rows.push(
-      info("the floor of that share (rolldown): ofetch + zod + one operation's schemas vs all five, no SDK code", kB(floorOne), kB(floorAll), floorOne / floorAll),
+      info(
+        "the floor of that share (rolldown): ofetch + zod + one operation's schemas vs all five, no SDK code",
+        kB(floorOne),
+        kB(floorAll),
+        floorOne / floorAll,
+      ),
     );
     const esbuildFloorOne = (await gzippedBytes(FLOOR.one)).gzip;
     const esbuildFloorAll = (await gzippedBytes(FLOOR.all)).gzip;
