@@ -65,24 +65,50 @@ const collect = (globalThis as { gc?: () => void }).gc;
 async function perCall(call: () => Promise<unknown>, calls: number): Promise<number> {
   collect?.();
   await new Promise((resolve) => setTimeout(resolve, 1)); // lets the FinalizationRegistry callbacks the GC queued (undici's, per signal) run outside the timing
+  const cpu = threadCpu();
   const started = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) await call();
-  return Number(process.hrtime.bigint() - started) / 1000 / calls;
+  const wall = Number(process.hrtime.bigint() - started) / 1000 / calls;
+  cpuTimes.get(call)?.push((threadCpu() - cpu) / calls);
+  return wall;
 }
+
+/**
+ * This thread's CPU time in µs. Over the socket the server runs on the same thread, so a block's
+ * CPU time is the whole exchange's work, without the time the thread waited for the CPU on a
+ * busy machine (which wall time includes); the two agree on a quiet one.
+ */
+function threadCpu(): number {
+  const { user, system } = (process as unknown as { threadCpuUsage(): { user: number; system: number } }).threadCpuUsage();
+  return user + system;
+}
+
+/** The CPU time per call of each block, for the sides registered here. */
+const cpuTimes = new Map<() => Promise<unknown>, number[]>();
 
 type Call = () => Promise<unknown>;
 
-/**
- * The same request through ofetch alone, set up as the SDK's transport is (src/attempt.ts): the
- * SDK's headers, a JSON body that ofetch serialises, the body read as text and parsed once.
- */
-async function ofetchAlone(baseUrl: string, fetch?: (url: string, init: RequestInit) => Promise<Response>): Promise<Call> {
+type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** An ofetch instance set up as the SDK's transport is (src/attempt.ts). */
+async function transportLike(baseUrl: string, fetch: Fetch | undefined) {
   const { createFetch } = (await import(OFETCH)) as typeof import("ofetch");
-  const $fetch = createFetch({
+  return createFetch({
     fetch: (fetch as typeof globalThis.fetch | undefined) ?? ((url, init) => globalThis.fetch(url, init)),
     defaults: { baseURL: baseUrl, retry: false, responseType: "text", ignoreResponseError: true, redirect: "manual" },
   });
-  const headers = { accept: "application/json", "x-api-key": API_KEY };
+}
+
+/** The SDK's request headers, as the bench's other sides send them. */
+const HEADERS = { accept: "application/json", "x-api-key": API_KEY };
+
+/**
+ * The same request through ofetch alone, set up as the SDK's transport is: the SDK's headers, a
+ * JSON body that ofetch serialises, the body read as text and parsed once.
+ */
+async function ofetchAlone(baseUrl: string, fetch?: Fetch): Promise<Call> {
+  const $fetch = await transportLike(baseUrl, fetch);
+  const headers = HEADERS;
   return async () => {
     const response = await $fetch.raw<string, "text">("/v0/prospect_logs", {
       method: "POST",
@@ -101,13 +127,9 @@ async function ofetchAlone(baseUrl: string, fetch?: (url: string, init: RequestI
  * hooks, redaction, error classes or input conversion. Bench code only, to say how much of the
  * SDK's cost is the floor's.
  */
-async function floorCall(sdk: Sdk, baseUrl: string, fetch?: (url: string, init: RequestInit) => Promise<Response>): Promise<Call> {
-  const { createFetch } = (await import(OFETCH)) as typeof import("ofetch");
-  const $fetch = createFetch({
-    fetch: (fetch as typeof globalThis.fetch | undefined) ?? ((url, init) => globalThis.fetch(url, init)),
-    defaults: { baseURL: baseUrl, retry: false, responseType: "text", ignoreResponseError: true, redirect: "manual" },
-  });
-  const headers = { accept: "application/json", "x-api-key": API_KEY };
+async function floorCall(sdk: Sdk, baseUrl: string, fetch?: Fetch): Promise<Call> {
+  const $fetch = await transportLike(baseUrl, fetch);
+  const headers = HEADERS;
   return async () => {
     if (!sdk.ProspectLogCreate.safeParse(BODY).success) throw new TypeError("the floor's request is invalid");
     const controller = new AbortController();
@@ -134,8 +156,20 @@ async function floorCall(sdk: Sdk, baseUrl: string, fetch?: (url: string, init: 
   };
 }
 
+interface CpuMedians {
+  raw: number;
+  sdk: number;
+  floor: number;
+}
+
+/** The median CPU time per call of the raw side, the SDK and the floor. */
+function cpuMedians(raw: Call, viaSdk: Call, floor: Call): CpuMedians {
+  return { raw: median(cpuTimes.get(raw)!), sdk: median(cpuTimes.get(viaSdk)!), floor: median(cpuTimes.get(floor)!) };
+}
+
 /** Runs `sides` in interleaved blocks (the order alternating per round) and returns each side's block times. */
 async function interleaved(sides: Call[], rounds: number, block: number): Promise<number[][]> {
+  for (const side of sides) cpuTimes.set(side, []);
   const times: number[][] = sides.map(() => []);
   for (let round = 0; round < rounds; round++) {
     const order = sides.map((_, index) => index);
@@ -157,7 +191,7 @@ function pairSpread(value: number[], baseline: number[]): string {
  * remains is request building, validation, idempotency key, timers and response parsing, and for
  * ofetch alone what the transport adds.
  */
-async function inMemory(sdk: Sdk): Promise<{ sdk: number; raw: number; ofetch: number; floor: number; spread: string }> {
+async function inMemory(sdk: Sdk): Promise<{ sdk: number; raw: number; ofetch: number; floor: number; spread: string; cpu: CpuMedians }> {
   const fetch = async () => new Response(RESULT, { status: 201, headers: { "content-type": "application/json", "x-request-id": "req_bench" } });
   const client = sdk.createClient({ apiKey: API_KEY, baseUrl: "http://in-memory.example", fetch });
   const raw = async () => {
@@ -173,7 +207,14 @@ async function inMemory(sdk: Sdk): Promise<{ sdk: number; raw: number; ofetch: n
   const [rawTimes, sdkTimes, ofetchTimes, floorTimes] = (await interleaved(sides, 15, 5000)) as [number[], number[], number[], number[]];
   const own = sdkTimes.map((time, i) => time - rawTimes[i]!).sort((a, b) => a - b);
   const spread = `${own[Math.round(0.25 * (own.length - 1))]!.toFixed(1)}-${own[Math.round(0.75 * (own.length - 1))]!.toFixed(1)} µs`;
-  return { sdk: median(sdkTimes), raw: median(rawTimes), ofetch: median(ofetchTimes), floor: median(floorTimes), spread };
+  return {
+    sdk: median(sdkTimes),
+    raw: median(rawTimes),
+    ofetch: median(ofetchTimes),
+    floor: median(floorTimes),
+    spread,
+    cpu: cpuMedians(raw, viaSdk, floor),
+  };
 }
 
 const benchmark: Benchmark = {
@@ -210,6 +251,7 @@ const benchmark: Benchmark = {
       // Interleaved blocks, the order alternating per round, so load from other processes hits every side alike.
       const times = (await interleaved(sides, PAIRS, BLOCK)) as [number[], number[], number[], number[], number[]];
       const [rawMedian, sdkMedian, timeoutMedian, ofetchMedian, floorMedian] = times.map(median) as [number, number, number, number, number];
+      const socketCpu = cpuMedians(raw, viaSdk, floor);
       const cpu = await inMemory(sdk);
       return [
         atMost(
@@ -220,6 +262,18 @@ const benchmark: Benchmark = {
           1.1,
         ),
         info("SDK overhead per call (difference of the medians)", `${(sdkMedian - rawMedian).toFixed(1)} µs`, `${PAIRS} rounds × ${BLOCK} calls`),
+        info(
+          "the same in CPU time of the thread (client and server), µs/call: SDK vs raw",
+          `${socketCpu.sdk.toFixed(1)} µs`,
+          `${socketCpu.raw.toFixed(1)} µs`,
+          socketCpu.sdk / socketCpu.raw,
+        ),
+        info(
+          "and the floor vs raw, in CPU time",
+          `${socketCpu.floor.toFixed(1)} µs`,
+          `${socketCpu.raw.toFixed(1)} µs`,
+          socketCpu.floor / socketCpu.raw,
+        ),
         info(
           `ofetch alone, set up as the SDK's transport (no timeout, validation or policy), µs/call (pair ratios ${pairSpread(times[3], times[0])})`,
           `${ofetchMedian.toFixed(1)} µs`,
