@@ -9,17 +9,16 @@
 export { OPERATIONS, type OperationId } from "../src/operations.js";
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
 export { type PersistStateOptions, persistState } from "./browser/persist-state.js";
-export type { MockChange, MockChangeListener, MockChanges } from "./changes.js";
-export type { Clock } from "./clock.js";
 export { createMockApi, type MockApi, type MockWebhooks } from "./create-mock-api.js";
-export { MockStateError } from "./errors.js";
-export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./faults.js";
-export { MAX_BODY_BYTES } from "./http/body.js";
+export type { Clock } from "./lib/clock.js";
+export { MockStateError } from "./lib/errors.js";
+export type { Seed } from "./lib/random.js";
+export type { Outcome as MockOutcome } from "./mock-api.js";
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_SEED, type MockApiOptions } from "./options.js";
-export type { Outcome as MockOutcome } from "./pipeline.js";
-export type { Seed } from "./random.js";
-export type { LoggedRequest, RequestLog } from "./request-log.js";
-export { IDEMPOTENCY_WINDOW_MS } from "./state/idempotency.js";
+export { MAX_BODY_BYTES } from "./pipeline/body.js";
+export type { MockChange, MockChangeListener, MockChanges } from "./pipeline/changes.js";
+export type { Fault, FaultOptions, FaultTarget, MockFaults } from "./pipeline/faults.js";
+export type { LoggedRequest, RequestLog } from "./pipeline/request-log.js";
 export type { MockState } from "./state/index.js";
 export type {
   ApiKeyInput,
@@ -39,6 +38,7 @@ export { FORM_EVENT_KINDS } from "./state/inputs.js";
 export { normaliseLinkedinUrl } from "./state/linkedin.js";
 export type { PageGroupsApi, PagesApi, PageVersionsApi } from "./state/pages-api.js";
 export { DEFAULT_COMPUTED_NAME } from "./state/pages-api.js";
+export { IDEMPOTENCY_WINDOW_MS } from "./state/prospect-logs.js";
 export type { ProspectLogsApi, ProspectsApi } from "./state/prospects-api.js";
 export type {
   PageGroupRecord,
@@ -52,5 +52,5 @@ export type {
 } from "./state/records.js";
 export type { ApiKeysApi, TenantsApi } from "./state/tenants-api.js";
 export type { FormEventKind, FormsApi, WebhookSubscriptionsApi } from "./state/webhook-subscriptions-api.js";
-export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch } from "./webhooks/index.js";
+export type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookFetch, WebhookOptions } from "./webhooks/index.js";
 export type { AttemptFailureReason } from "./webhooks/types.js";

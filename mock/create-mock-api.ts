@@ -1,98 +1,54 @@
 /**
- * `createMockApi`: the reference implementation of the API on in-memory state, as a standard
- * fetch function. Web standards only (Request, Response, URL, Web Crypto): it runs in Node,
- * browsers, Deno, Bun and workers, and never needs msw.
+ * `createMockApi`: the reference implementation of the API on in-memory state, answered by one
+ * handler over one route table (the API's operations, the control API, the built-in inbox, the
+ * OpenAPI documents). `api.fetch` and `api.handle` are its fetch adapter. Web standards only
+ * (Request, Response, URL, Web Crypto): it runs in Node, browsers, Deno, Bun and workers, and
+ * never needs msw.
  * @module
  */
 
-import type { WebhookEvent } from "../src/schemas/index.js";
-import { createChangeFeed, type MockChanges } from "./changes.js";
-import { createFaults, type MockFaults } from "./faults.js";
-import { type AuthResult, authenticate } from "./http/auth.js";
-import { fromFetchRequest, type LightOutcome, type LightRequest } from "./http/light.js";
-import type { MaybePromise } from "./http/maybe-async.js";
-import { createIdFactory, type IdFactory } from "./ids.js";
+import { createInbox } from "./control/inbox.js";
+import { controlRoute } from "./control/route.js";
+import { CONTROL_ROUTES } from "./control/routes.js";
+import { untilAborted } from "./lib/abort.js";
+import { createIdFactory, type IdFactory } from "./lib/ids.js";
+import { createRandom } from "./lib/random.js";
+import type { MockApi, Outcome } from "./mock-api.js";
+import { documentRoutes } from "./openapi/routes.js";
+import { apiRoutes } from "./operations/index.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
-import { createPipeline, type Outcome, toOutcome } from "./pipeline.js";
-import { createRandom } from "./random.js";
-import { createRequestLog, type LoggedRequest, type RequestLog } from "./request-log.js";
-import { createMockState, type MockState } from "./state/index.js";
-import { restoreStore } from "./state/restore.js";
+import { type AuthResult, authenticate } from "./pipeline/auth.js";
+import { createChangeFeed } from "./pipeline/changes.js";
+import { createFaults } from "./pipeline/faults.js";
+import { createHandler, type HandlerOptions, type MockHandler } from "./pipeline/handler.js";
+import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
+import { createRequestLog, type LoggedRequest } from "./pipeline/request-log.js";
+import type { Route } from "./pipeline/route.js";
+import { createMockState } from "./state/index.js";
+import { restoreStore } from "./state/snapshot.js";
 import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant } from "./state/tenants.js";
-import { createWebhookDispatcher, type Delivery, type DeliveryAttempt } from "./webhooks/index.js";
+import { createWebhookDispatcher } from "./webhooks/index.js";
 
-/** `api.webhooks`: the events and deliveries that state changes caused, and the triggers for attempts. */
-export interface MockWebhooks {
-  /** Every delivery kept (the latest 10,000 by default), in the order queued, with its attempts. */
-  list(): readonly Delivery[];
-  /** Every event kept, oldest first, with the tenant it belongs to (also those no subscription wanted). */
-  events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
-  /**
-   * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule);
-   * past the concurrency limit they wait their turn. `{ all: true }` makes every pending retry
-   * now; `tenantId` keeps to one tenant.
-   */
-  runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
-  /**
-   * Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new
-   * timestamp and signature, within the same concurrency limit.
-   */
-  redeliver(eventId: string): Promise<DeliveryAttempt[]>;
-  /** How many attempts are in flight now. */
-  inFlight(): number;
-}
-
-/** A mock of the API. */
-export interface MockApi {
-  /**
-   * A standard fetch function answering from the mock, without any interception: pass it to
-   * `createClient({ fetch: api.fetch })`. Rejects with a `TypeError` only for a dropped
-   * connection (an injected fault) or an invalid request, and with the signal's reason on abort,
-   * exactly like `fetch`.
-   */
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
-  /**
-   * Answers one request without fetch's semantics: a response, or `{ kind: "network-error" }`
-   * for a dropped connection. For adapters (MSW handlers, an HTTP server). Never rejects.
-   */
-  handle(request: Request): Promise<Outcome>;
-  /** Drive and inspect the data. */
-  readonly state: MockState;
-  /** Arm faults for the next calls. */
-  readonly faults: MockFaults;
-  /** Every request answered since creation or the last reset. */
-  readonly requests: RequestLog;
-  /** Webhook deliveries. */
-  readonly webhooks: MockWebhooks;
-  /** What just changed, per tenant: answered requests, emitted events, resets (for live views). */
-  readonly changes: MockChanges;
-  /** The base URL served (origin and path, no trailing slash, no `/v0`). */
-  readonly baseUrl: string;
-  /** Back to the initial state: the configured tenants and keys, fixtures re-run, IDs restarted, faults, log and deliveries cleared. */
-  reset(): void;
-}
+export type { MockApi, MockWebhooks, Outcome } from "./mock-api.js";
 
 /**
- * What the adapters built on the core (the control API, the server) reuse from it instead of
- * keeping their own copy: the one authentication check, the seeded request IDs and the request
- * log. Not public: reached through {@link coreOf}.
+ * What the adapters built on the core (the server) reuse from it instead of keeping their own
+ * copy: the one handler, authentication, the seeded request IDs and the request log. Not public:
+ * reached through {@link coreOf}.
  */
 export interface MockCore {
-  /** The pipeline itself, on a light request (the standalone server's path: no fetch `Request` or `Response` built); at once when nothing makes it wait. */
-  answer(request: LightRequest): MaybePromise<LightOutcome>;
+  /**
+   * A handler over the mock's route table plus an adapter's own routes (the server's console),
+   * with what the adapter adds (the server's `Host`/`Origin` checks, a latency, a hook).
+   */
+  createHandler(options?: Partial<HandlerOptions>): MockHandler;
   /** The tenant of a request's `x-api-key`, or the 401 problem to answer. */
-  authenticate(headers: Headers): AuthResult;
+  authenticate(headers: Pick<Headers, "get">): AuthResult;
   /** A new `req_` ID from the mock's seeded source. */
   newRequestId(): string;
-  /** The logged requests of one tenant, oldest first (with a single tenant, also those no known key made). */
-  requestsOf(tenantId: string): LoggedRequest[];
   /** Changes how many answered requests the log keeps. */
   retainRequests(limit: number): void;
-  /** Logs a request an adapter answered before the pipeline (the server refusing a foreign `Host` or `Origin`). */
-  record(entry: LoggedRequest): void;
-  /** The mock's clock, in epoch milliseconds. */
-  nowMs(): number;
   /** Replaces the state with a snapshot of this mock's (`api.state.snapshot()`); throws `MockStateError`, changing nothing, for anything else. */
   restoreState(snapshot: string): void;
 }
@@ -108,22 +64,6 @@ export function coreOf(api: MockApi): MockCore {
   const core = cores.get(api);
   if (core === undefined) throw new TypeError("not a mock: create one with createMockApi()");
   return core;
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
-}
-
-/** Settles with `promise`, or rejects as soon as `signal` aborts (the mock keeps processing, like a server would). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    void promise.then((value) => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(value);
-    });
-  });
 }
 
 /**
@@ -148,6 +88,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const changes = createChangeFeed();
   const current = () => store;
   const state = createMockState(current);
+  const inbox = createInbox(state, () => new Date(store.nowMs()));
   let requestIds: IdFactory;
   let store: Store;
 
@@ -190,19 +131,34 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   }
   initialise();
 
-  const newRequestId = (atMs?: number) => requestIds.next("req", atMs ?? store.nowMs());
   const record = (entry: LoggedRequest): void => {
     requestLog.record(entry);
     if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
   };
-  const answer = createPipeline({ store: current, basePath: resolved.basePath, newRequestId, takeFaults: faults.take, record });
+  const requestsOf = (tenantId: string) => requestLog.ofTenant(tenantId, store.tenants.size <= 1);
 
-  const handle = (request: Request): Promise<Outcome> => Promise.resolve(answer(fromFetchRequest(request))).then(toOutcome);
+  let routes: readonly Route[] = [];
+  const makeHandler = (extra: Partial<HandlerOptions> = {}): MockHandler =>
+    createHandler(
+      {
+        store: current,
+        basePath: resolved.basePath,
+        newRequestId: (atMs) => requestIds.next("req", atMs),
+        takeFaults: faults.take,
+        record,
+      },
+      { ...extra, routes: [...routes, ...(extra.routes ?? [])] },
+    );
+
+  const toOutcome = (response: Awaited<ReturnType<MockHandler>>): Outcome =>
+    response === null ? { kind: "network-error" } : { kind: "response", response: toFetchResponse(response) };
+  let handler: MockHandler;
+  const handle = (request: Request): Promise<Outcome> => handler(fromFetchRequest(request)).then(toOutcome);
 
   const api: MockApi = {
     async fetch(input, init) {
       const request = new Request(input, init);
-      if (request.signal.aborted) throw abortReason(request.signal);
+      if (request.signal.aborted) throw request.signal.reason;
       // Without a caller's signal (none in `init`, the input not a Request) nothing can abort: no listener to add and remove.
       const abortable = (init?.signal ?? null) !== null || input instanceof Request;
       const outcome = await (abortable ? untilAborted(handle(request), request.signal) : handle(request));
@@ -226,18 +182,24 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       faults.api.clear();
       requestLog.api.clear();
       dispatcher.reset();
+      inbox.clear();
       initialise();
       changes.announce(null, { kind: "reset" });
     },
   };
+
+  // The one route table: the API's operations, the control API (the inbox among it), the documents.
+  routes = [
+    ...apiRoutes(current),
+    ...CONTROL_ROUTES.map((route) => controlRoute(route, { api, requestsOf, inbox })),
+    ...documentRoutes(resolved.baseUrl),
+  ];
+  handler = makeHandler();
   cores.set(api, {
-    answer,
+    createHandler: makeHandler,
     authenticate: (headers) => authenticate(store, headers),
-    newRequestId,
-    requestsOf: (tenantId) => requestLog.ofTenant(tenantId, store.tenants.size <= 1),
+    newRequestId: () => requestIds.next("req", store.nowMs()),
     retainRequests: requestLog.retain,
-    record,
-    nowMs: () => store.nowMs(),
     restoreState(snapshot) {
       restoreStore(store, snapshot);
       changes.announce(null, { kind: "reset" }); // live views read the whole state again

@@ -5,11 +5,11 @@
  */
 import * as z from "zod/mini";
 import { HttpUrl } from "../src/schemas/index.js";
-import { type Clock, readClock } from "./clock.js";
-import type { Seed } from "./random.js";
-import { checkRetainedRequests, DEFAULT_RETAINED_REQUESTS } from "./request-log.js";
+import { type Clock, readClock } from "./lib/clock.js";
+import type { Seed } from "./lib/random.js";
+import { checkRetainedRequests, DEFAULT_RETAINED_REQUESTS } from "./pipeline/request-log.js";
 import type { MockState } from "./state/index.js";
-import type { Delivery, DeliveryAttempt, WebhookFetch } from "./webhooks/index.js";
+import type { WebhookOptions } from "./webhooks/index.js";
 /** The API key a mock accepts when `apiKeys` is not given. */
 export const DEFAULT_API_KEY = "mock_api_key";
 
@@ -38,30 +38,11 @@ export interface MockApiOptions {
   /** Seeds data: runs at creation and after every `reset()`, so each test starts from the same state. */
   readonly fixtures?: (state: MockState) => void;
   /**
-   * Webhook delivery: how attempts are sent (default `globalThis.fetch`), their timeout (default
-   * 15 s), how many may be in flight at once (default no limit), how much faster than real time
-   * the retry schedule runs (`timeScale`, default 1), how many deliveries and events are kept
-   * (`maxRecords`, default 10,000), the monotonic clock that times attempts (`elapsedMs`), a
-   * hook called after each attempt (`onAttempt`) and a signal that stops delivery (`signal`).
+   * Webhook delivery: how attempts are sent (default `globalThis.fetch`), their timeout, how many
+   * may be in flight at once, how fast the retry schedule runs, how many records are kept, the
+   * clock that times attempts, a hook after each attempt and a signal that stops delivery.
    */
-  readonly webhooks?: {
-    /** Sends an attempt (default `globalThis.fetch`). */
-    readonly fetch?: WebhookFetch;
-    /** How long one attempt may take (default 15,000 ms). */
-    readonly timeoutMs?: number;
-    /** How many attempts may be in flight at once, scheduled and redeliveries alike (default no limit); the excess waits its turn. */
-    readonly concurrency?: number;
-    /** How many times faster than real time the retry schedule runs (default 1). */
-    readonly timeScale?: number;
-    /** How many deliveries and events are kept (default 10,000). */
-    readonly maxRecords?: number;
-    /** The monotonic clock (milliseconds) that times attempts; default: the mock's own clock. */
-    readonly elapsedMs?: () => number;
-    /** Called once per delivery attempt as soon as its outcome is known. */
-    readonly onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
-    /** Stops delivery for good when it aborts: attempts in flight are aborted, none starts afterwards. */
-    readonly signal?: AbortSignal;
-  };
+  readonly webhooks?: WebhookOptions;
   /** How many answered requests `api.requests` keeps, the latest (default 10,000). */
   readonly retainedRequests?: number;
 }

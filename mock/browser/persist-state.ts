@@ -1,11 +1,9 @@
 /**
- * `persistState`: keeps a browser mock's state across page reloads. A mock lives in the page's
- * memory, so a reload creates it again from its fixtures; with this, the state is saved to
- * `sessionStorage` when the page goes away and put back when the mock is created again.
+ * `persistState`: keeps a browser mock's state across page reloads (a mock lives in the page's memory).
  * @module
  */
 import { coreOf, type MockApi } from "../create-mock-api.js";
-import { MockStateError } from "../errors.js";
+import { MockStateError } from "../lib/errors.js";
 
 /** Where {@link persistState} keeps the state, and what tells it the page is going away. */
 export interface PersistStateOptions {

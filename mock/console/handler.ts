@@ -1,18 +1,16 @@
 /**
- * The mock console, served by the standalone server: the page at {@link CONSOLE_PATH}, its two
- * built assets, and the live feed at {@link EVENTS_PATH}. An adapter on top of the control API:
- * the page drives the mock only through `/v0` and `/__mock` with the key the user typed, and the
- * feed authenticates with the control API's own check. A browser's `GET /` is sent here; API
- * clients never ask for HTML, so their answers do not change.
+ * The console's routes, which the standalone server adds to its route table: the page at
+ * {@link CONSOLE_PATH}, its built files, and the live feed at {@link EVENTS_PATH}. The page drives
+ * the mock only through `/v0` and `/__mock` with the key the user typed; the feed takes the key like
+ * every control route. A browser's `GET /` is sent to the page; API clients never ask for HTML.
  * @module
  */
-
-import { authenticateControl } from "../control/handler.js";
-import { DEFAULT_API_KEY, type MockApi } from "../core.js";
-import { coreOf } from "../create-mock-api.js";
-import { problem, type Reply, toResponse } from "../http/reply.js";
-import { consoleAssets } from "./assets.js";
-import { consolePage } from "./page.js";
+import { DEFAULT_API_KEY } from "../core.js";
+import type { MockCore } from "../create-mock-api.js";
+import type { MockApi } from "../mock-api.js";
+import { problem, type Reply } from "../pipeline/reply.js";
+import type { Route } from "../pipeline/route.js";
+import { consoleAssets, consolePage } from "./page.js";
 import { changeStream } from "./stream.js";
 
 /** Where the console page is served. */
@@ -21,10 +19,7 @@ export const CONSOLE_PATH = "/__mock/console";
 /** The console's live feed (server-sent events, with the `x-api-key` header). */
 export const EVENTS_PATH = "/__mock/events";
 
-/**
- * The Content-Security-Policy of the page: nothing but this server's own files, no inline script
- * or style, no frames, no plugins.
- */
+/** The page's Content-Security-Policy: nothing but this server's own files, no inline script or style, no frames, no plugins. */
 export const CONSOLE_CSP = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'";
 
 const SECURITY_HEADERS = {
@@ -34,97 +29,51 @@ const SECURITY_HEADERS = {
   "cross-origin-opener-policy": "same-origin",
 };
 
-/** What the console needs from the server. */
-export interface ConsoleOptions {
-  /** The mock (one made by `createMockApi`: its core authenticates and numbers requests). */
-  readonly api: MockApi;
-}
-
-/** Whether a request is for the console (the page, its assets, its feed, or a browser's `GET /`). */
-export function isConsoleRequest(path: string, request: Request): boolean {
-  if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`) || path === EVENTS_PATH) return true;
-  return path === "/" && (request.method === "GET" || request.method === "HEAD") && wantsHtml(request);
-}
-
-/** A browser navigating (Accept names text/html) without an API key: API clients never look like this. */
-function wantsHtml(request: Request): boolean {
-  return (request.headers.get("accept") ?? "").includes("text/html") && !request.headers.has("x-api-key");
-}
-
-function answer(request: Request, reply: Reply, requestId: string): Response {
-  const response = toResponse(reply, requestId);
-  return request.method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response;
-}
-
-function text(request: Request, body: string, headers: Record<string, string>, requestId: string): Response {
-  return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { ...headers, "x-request-id": requestId } });
+/** A public `GET` route of the console at `path`. */
+function file(path: string, run: Route["run"]): Route {
+  return { method: "GET", path, area: "console", public: true, console: true, run };
 }
 
 /**
- * Creates the console's handler.
- * @param options - the mock
- * @returns a handler for the requests {@link isConsoleRequest} accepts; it never rejects
+ * The console's routes.
+ * @param api - the mock
+ * @param core - its core (the feed follows the caller's key to its tenant after a reset)
+ * @returns the routes, for the server's route table
  */
-export function createConsole(options: ConsoleOptions): (request: Request, path: string) => Response {
-  const { api } = options;
-  const core = coreOf(api);
+export function consoleRoutes(api: MockApi, core: MockCore): Route[] {
   const assets = consoleAssets(CONSOLE_PATH);
-  // The page offers the development key only while the mock accepts it (asked each time: keys can be issued and revoked).
-  const developmentKey = () => core.authenticate(new Headers({ "x-api-key": DEFAULT_API_KEY })).ok;
-  const page = (on: boolean) =>
-    assets && consolePage({ script: assets.script.path, style: assets.style.path, icon: assets.icon.path, developmentKey: on });
-  return (request, path) => {
-    const requestId = core.newRequestId();
-    if (path === EVENTS_PATH) {
-      if (request.method !== "GET")
-        return answer(
-          request,
-          problem(requestId, "method_not_allowed", "The event stream is read with GET.", { headers: { allow: "GET" } }),
-          requestId,
-        );
-      const auth = authenticateControl(api, request, requestId);
-      if ("status" in auth) return toResponse(auth, requestId);
-      // The caller's tenant, read again after a reset (which may renew tenant IDs).
-      const tenantOfCaller = () => {
-        const now = core.authenticate(request.headers);
-        return now.ok ? now.tenant.record.id : null;
-      };
-      return changeStream(api.changes, tenantOfCaller);
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return answer(
-        request,
-        problem(requestId, "method_not_allowed", "The console is read with GET.", { headers: { allow: "GET, HEAD" } }),
-        requestId,
-      );
-    }
-    if (path === "/")
-      return new Response(null, { status: 302, headers: { location: CONSOLE_PATH, "x-request-id": requestId, "cache-control": "no-store" } });
-    if (assets === null) {
-      return answer(
-        request,
-        problem(requestId, "not_found", "This copy of prospectkit was built without the console (run npm run build)."),
-        requestId,
-      );
-    }
-    if (path === CONSOLE_PATH || path === `${CONSOLE_PATH}/`) {
-      return text(
-        request,
-        page(developmentKey())!,
-        { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS },
-        requestId,
-      );
-    }
-    for (const asset of [assets.script, assets.style, assets.icon]) {
-      if (path === asset.path) {
-        return text(
-          request,
-          asset.body,
-          { "content-type": asset.contentType, "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS },
-          requestId,
-        );
-      }
-    }
-    return answer(request, problem(requestId, "not_found", "The console has no such file."), requestId);
+  const tenantOf = (headers: Headers) => {
+    const caller = core.authenticate(headers);
+    return caller.ok ? caller.tenant.record.id : null;
   };
+  const page: Route["run"] = ({ requestId }) =>
+    assets === null
+      ? problem(requestId, "not_found", "This copy of prospectkit was built without the console (run npm run build).")
+      : {
+          status: 200,
+          // The page offers the development key only while the mock accepts it (keys can be issued and revoked).
+          text: consolePage(assets, tenantOf(new Headers({ "x-api-key": DEFAULT_API_KEY })) !== null),
+          headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS },
+        };
+  const immutable = { "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS };
+  return [
+    file(CONSOLE_PATH, page),
+    file(`${CONSOLE_PATH}/`, page),
+    ...Object.values(assets ?? {}).map((asset) =>
+      file(asset.path, (): Reply => ({ status: 200, text: asset.body, headers: { "content-type": asset.contentType, ...immutable } })),
+    ),
+    // The feed reads the caller's tenant again after a reset, which may renew tenant IDs.
+    {
+      method: "GET",
+      path: EVENTS_PATH,
+      area: "console",
+      console: true,
+      run: ({ request }) => changeStream(api.changes, () => tenantOf(request.headers)),
+    },
+    {
+      // A browser navigating to the server's root (Accept names text/html, no API key) is sent to the console; API clients never look like this.
+      ...file("/", () => ({ status: 302, headers: { location: CONSOLE_PATH, "cache-control": "no-store" } })),
+      accepts: (request) => (request.headers.get("accept") ?? "").includes("text/html") && !request.headers.has("x-api-key"),
+    },
+  ];
 }

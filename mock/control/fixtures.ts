@@ -6,7 +6,8 @@
  */
 import * as z from "zod/mini";
 import { type FieldError, ProspectLogCreate, toFieldErrors } from "../../src/schemas/index.js";
-import { type MockState, MockStateError } from "../core.js";
+import { MockStateError } from "../lib/errors.js";
+import type { MockState } from "../state/index.js";
 import { ProspectInput } from "../state/inputs.js";
 import {
   ControlPageCreate,

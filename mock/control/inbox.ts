@@ -7,10 +7,12 @@
  * name it points at. A newcomer sees a whole signed cycle without writing a receiver.
  * @module
  */
+import type * as z from "zod/mini";
 import type { WebhookEvent } from "../../src/schemas/index.js";
-import { verifyWebhook, WEBHOOK_HEADERS, WebhookVerificationError } from "../../src/webhooks/index.js";
-import { formatTimestamp } from "../clock.js";
-import type { MockApi } from "../core.js";
+import { type VerifyWebhookOptions, verifyWebhook, WEBHOOK_HEADERS, WebhookVerificationError } from "../../src/webhooks/index.js";
+import { formatTimestamp } from "../lib/clock.js";
+import type { MockState } from "../state/index.js";
+import type { InboxMessageSchema, InboxVerificationSchema } from "./schemas.js";
 
 /** Where the inbox lives: `POST {INBOX_PATH}/{name}`. */
 export const INBOX_PATH = "/__mock/inbox";
@@ -19,45 +21,13 @@ export const INBOX_PATH = "/__mock/inbox";
 export const INBOX_CAPACITY = 100;
 
 /** What the inbox found when it verified a request. */
-export interface InboxVerification {
-  readonly verified: boolean;
-  /** The subscription whose secret verified it (unverified: the first one that points at the inbox). */
-  readonly subscriptionId: string | null;
-  /** The `WebhookVerificationError` code when it did not verify. */
-  readonly code: string | null;
-  readonly message: string | null;
-}
+export type InboxVerification = z.output<typeof InboxVerificationSchema>;
 
-/** One request the inbox received. */
-export interface InboxMessage {
-  /** Increasing, unique within the server. */
-  readonly id: number;
-  readonly inbox: string;
-  readonly receivedAt: string;
-  readonly headers: {
-    readonly "webhook-id": string | null;
-    readonly "webhook-timestamp": string | null;
-    readonly "webhook-signature": string | null;
-  };
-  /** The raw body as text. */
-  readonly body: string;
-  /** The event, when the request verified. */
-  readonly event: WebhookEvent | null;
-  readonly verification: InboxVerification;
-}
+/** One request the inbox received (`id` increasing, unique within the server; `body` the raw body as text). */
+export type InboxMessage = Omit<z.output<typeof InboxMessageSchema>, "event"> & { readonly event: WebhookEvent | null };
 
-/** The inbox's store. */
-export interface Inbox {
-  /**
-   * Receives one request for inbox `name`.
-   * @returns the verification per tenant whose subscriptions point here (empty: nobody does, nothing kept)
-   */
-  receive(name: string, headers: Headers, body: Uint8Array): Promise<InboxVerification[]>;
-  /** The messages a tenant received in inbox `name`, oldest first. */
-  list(tenantId: string, name: string): InboxMessage[];
-  /** Forgets every message. */
-  clear(): void;
-}
+/** The subscriptions of one tenant that point at an inbox, with the secrets that sign their deliveries now. */
+type Pointing = readonly { readonly id: string; readonly secrets: readonly string[] }[];
 
 const UTF8 = new TextDecoder();
 
@@ -71,18 +41,21 @@ function pointsAt(url: string, name: string): boolean {
   }
 }
 
-/** Verifies with each secret in turn: one match is enough (a rotation signs with two). */
+/**
+ * Verifies with each secret in turn: one match is enough (a rotation signs with two).
+ * @param check - `now` for the full check; `toleranceSeconds: Infinity` asks who signed it, not whether it is fresh
+ */
 async function verify(
-  subscriptions: readonly { id: string; secrets: readonly string[] }[],
+  subscriptions: Pointing,
   headers: Headers,
   body: Uint8Array,
-  now: Date,
+  check: Pick<VerifyWebhookOptions, "now" | "toleranceSeconds">,
 ): Promise<{ verification: InboxVerification; event: WebhookEvent | null }> {
   let failure: WebhookVerificationError | undefined;
   for (const subscription of subscriptions) {
     for (const secret of subscription.secrets) {
       try {
-        const event = await verifyWebhook({ secret, headers, body, now });
+        const event = await verifyWebhook({ secret, headers, body, ...check });
         return { verification: { verified: true, subscriptionId: subscription.id, code: null, message: null }, event };
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
@@ -90,73 +63,49 @@ async function verify(
       }
     }
   }
-  const verification = {
-    verified: false,
-    subscriptionId: subscriptions[0]?.id ?? null,
-    code: failure?.code ?? null,
-    message: failure?.message ?? null,
-  };
-  return { verification, event: null };
-}
-
-/** Whether one of the subscriptions' secrets signed the request, whatever its timestamp (who sent it, not whether it is fresh). */
-async function signedByAny(subscriptions: readonly { secrets: readonly string[] }[], headers: Headers, body: Uint8Array): Promise<boolean> {
-  for (const { secrets } of subscriptions) {
-    for (const secret of secrets) {
-      try {
-        await verifyWebhook({ secret, headers, body, toleranceSeconds: Number.POSITIVE_INFINITY });
-        return true;
-      } catch (error) {
-        if (!(error instanceof WebhookVerificationError)) throw error;
-      }
-    }
-  }
-  return false;
+  const subscriptionId = subscriptions[0]?.id ?? null;
+  return { verification: { verified: false, subscriptionId, code: failure?.code ?? null, message: failure?.message ?? null }, event: null };
 }
 
 /**
  * Creates an inbox over a mock.
- * @param api - the mock whose subscriptions name the inboxes and hold the secrets
+ * @param state - the mock's state, whose subscriptions name the inboxes and hold the secrets
  * @param now - the clock the verification's timestamp tolerance is checked against (the mock's)
- * @returns the inbox
  */
-export function createInbox(api: MockApi, now: () => Date): Inbox {
-  /** tenant → inbox name → messages */
-  let messages = new Map<string, Map<string, InboxMessage[]>>();
+export function createInbox(state: MockState, now: () => Date) {
+  /** By tenant and inbox name. */
+  const messages = new Map<string, InboxMessage[]>();
+  const slot = (tenantId: string, name: string) => JSON.stringify([tenantId, name]);
   let counter = 0;
 
-  /** Keeps one message for a tenant, within the inbox's capacity. */
-  function keep(tenantId: string, message: InboxMessage): void {
-    const byName = messages.get(tenantId) ?? new Map<string, InboxMessage[]>();
-    messages.set(tenantId, byName);
-    const list = byName.get(message.inbox) ?? [];
-    byName.set(message.inbox, list);
-    list.push(message);
-    if (list.length > INBOX_CAPACITY) list.splice(0, list.length - INBOX_CAPACITY);
-  }
-
   return {
-    async receive(name, headers, body) {
+    /**
+     * Receives one request for inbox `name`.
+     * @returns the verification per tenant whose subscriptions point here (empty: nobody does, nothing kept)
+     */
+    async receive(name: string, headers: Headers, body: Uint8Array): Promise<InboxVerification[]> {
       const at = now();
-      const pointing = api.state.tenants.list().flatMap(({ id: tenantId }) => {
-        const subscriptions = api.state.webhookSubscriptions
+      const pointing = state.tenants.list().flatMap(({ id: tenantId }) => {
+        const subscriptions = state.webhookSubscriptions
           .list({ tenantId })
           .filter((subscription) => pointsAt(subscription.url, name))
-          .map((subscription) => ({
-            id: subscription.id,
-            secrets: api.state.webhookSubscriptions.signingSecrets(subscription.id, { tenantId }) ?? [],
-          }));
+          .map(({ id }) => ({ id, secrets: state.webhookSubscriptions.signingSecrets(id, { tenantId }) ?? [] }));
         return subscriptions.length === 0 ? [] : [{ tenantId, subscriptions }];
       });
       // A message belongs to the tenant whose secret signed it (however old it is); one that no
       // secret signed is shown, unverified, to every tenant pointing here: it holds nothing of theirs.
       const signers: typeof pointing = [];
-      for (const tenant of pointing) if (await signedByAny(tenant.subscriptions, headers, body)) signers.push(tenant);
-      const recipients = signers.length > 0 ? signers : pointing;
+      for (const tenant of pointing) {
+        if ((await verify(tenant.subscriptions, headers, body, { toleranceSeconds: Number.POSITIVE_INFINITY })).verification.verified) {
+          signers.push(tenant);
+        }
+      }
       const results: InboxVerification[] = [];
-      for (const { tenantId, subscriptions } of recipients) {
-        const { verification, event } = await verify(subscriptions, headers, body, at);
-        keep(tenantId, {
+      for (const { tenantId, subscriptions } of signers.length > 0 ? signers : pointing) {
+        const { verification, event } = await verify(subscriptions, headers, body, { now: at });
+        const list = messages.get(slot(tenantId, name)) ?? [];
+        messages.set(slot(tenantId, name), list);
+        list.push({
           id: ++counter,
           inbox: name,
           receivedAt: formatTimestamp(at.getTime()),
@@ -169,13 +118,17 @@ export function createInbox(api: MockApi, now: () => Date): Inbox {
           event,
           verification,
         });
+        if (list.length > INBOX_CAPACITY) list.splice(0, list.length - INBOX_CAPACITY);
         results.push(verification);
       }
       return results;
     },
-    list: (tenantId, name) => [...(messages.get(tenantId)?.get(name) ?? [])],
-    clear() {
-      messages = new Map();
-    },
+    /** The messages a tenant received in inbox `name`, oldest first. */
+    list: (tenantId: string, name: string): InboxMessage[] => [...(messages.get(slot(tenantId, name)) ?? [])],
+    /** Forgets every message. */
+    clear: () => messages.clear(),
   };
 }
+
+/** The inbox's store. */
+export type Inbox = ReturnType<typeof createInbox>;

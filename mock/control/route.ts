@@ -1,23 +1,45 @@
 /**
  * The shape of one control-API route and what its handler works with; the route tables
- * (`routes.ts`, `webhook-routes.ts`) both build on it.
+ * (`routes.ts`, `webhook-routes.ts`) build on it, and {@link controlRoute} turns an entry into an
+ * entry of the mock's one route table.
  * @module
  */
 import type * as z from "zod/mini";
-import type { LoggedRequest, MockApi } from "../core.js";
+import type { FieldError } from "../../src/schemas/index.js";
+import { MockStateError } from "../lib/errors.js";
+import type { MockApi } from "../mock-api.js";
+import { problem, type Reply } from "../pipeline/reply.js";
+import type { LoggedRequest } from "../pipeline/request-log.js";
+import type { Route, RouteContext } from "../pipeline/route.js";
 import type { Inbox } from "./inbox.js";
-import type { ControlResult } from "./results.js";
 
-export type { ControlResult };
+/** Where the control API lives. */
+export const CONTROL_PATH_PREFIX = "/__mock";
 
-/** What a route works with: the mock, the caller's tenant, and the parsed request. */
-export interface ControlContext {
+/** What a route answers instead of its body: a 400 with field errors, or a 404. */
+export class Refusal {
+  constructor(
+    readonly status: 400 | 404,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+  ) {}
+}
+
+/** The 404 of a resource the caller's tenant does not have. */
+export const notFound = (what: string, id: string) => new Refusal(404, `Your tenant has no ${what} ${JSON.stringify(id)}.`);
+
+/** The 400 of a body field naming a resource the caller's tenant does not have. */
+export const missingReference = (field: string, what: string) =>
+  new Refusal(400, "The request body names a resource your tenant does not have (see errors).", [
+    { pointer: `/${field}`, code: "not_found", detail: `${field} names no ${what} of your tenant` },
+  ]);
+
+/** What a route works with: the mock, the caller's tenant, and the parsed request (its headers, for the inbox). */
+export interface ControlContext extends Pick<RouteContext, "params" | "request"> {
   readonly api: MockApi;
-  /** The tenant of the caller's API key: every read and write stays inside it. */
+  /** The tenant of the caller's API key: every read and write stays inside it ("" on a public route). */
   readonly tenantId: string;
-  /** Decoded path parameters. */
-  readonly params: Readonly<Record<string, string>>;
-  /** The body, parsed with the route's `body` schema (undefined without one). */
+  /** The body, parsed with the route's `body` schema (its bytes for `"raw"`; undefined without one). */
   // biome-ignore lint/suspicious/noExplicitAny: parsed by the route's own schema; each route reads the shape it declared
   readonly body: any;
   /** The query, parsed with the route's `query` schema (undefined without one). */
@@ -25,36 +47,61 @@ export interface ControlContext {
   readonly query: any;
   /** The requests of the caller's tenant in the mock's request log. */
   requestsOfTenant(): LoggedRequest[];
-  /** Resets the whole mock (and what the control API keeps about it). */
-  reset(): void;
-  /** The request itself, for a route that reads its raw body (the inbox). */
-  readonly request: Request;
-  /** The server's built-in webhook inbox. */
+  /** The built-in webhook inbox. */
   readonly inbox: Inbox;
 }
 
-/** One route of the control API. */
-export interface ControlRoute {
+/** One route of the control API: what the route table needs, and what the OpenAPI document says of it. */
+export interface ControlRoute extends Pick<Route, "path" | "query" | "public"> {
   readonly method: "GET" | "POST" | "DELETE";
-  /** The path, with `{name}` parameters, e.g. `/__mock/page_versions/{versionId}/publish`. */
-  readonly path: string;
   /** Names the route in the OpenAPI document. */
   readonly operationId: string;
   readonly summary: string;
-  /** The JSON request body, when the route takes one. */
-  readonly body?: z.ZodMiniType;
-  /** The query parameters, when the route takes any. */
-  readonly query?: z.ZodMiniObject;
-  /** The success status. */
-  readonly status: 200 | 201;
+  /** The JSON request body, when the route takes one; `"raw"` for a route that reads its bytes itself (the inbox). */
+  readonly body?: z.ZodMiniType | "raw";
+  /** The success status: 201 for a route that creates, else 200. */
+  readonly status?: 201;
   /** The success body. */
   readonly response: z.ZodMiniType;
-  /** True for a route that takes no API key (the inbox receives from webhook senders, which have none). */
-  readonly public?: true;
-  /**
-   * True for a route that reads its body's raw bytes itself (the inbox: a signed delivery). Every
-   * other route without `body` takes no body: none, an empty one, or `{}`.
-   */
-  readonly rawBody?: true;
-  run(context: ControlContext): ControlResult | Promise<ControlResult>;
+  /** Who hears of a successful write: the caller's tenant (default), or every tenant (faults and the inbox act on the whole server). */
+  readonly announces?: "tenant" | "all";
+  /** The success body, or a refusal. */
+  run(context: ControlContext): unknown;
+}
+
+/** A success or a refusal as a reply; a refusal of the state API (a taken ID, an unprocessed version) is a 400. */
+async function replyOf(route: ControlRoute, context: ControlContext, requestId: string): Promise<Reply> {
+  try {
+    const result = await route.run(context);
+    if (!(result instanceof Refusal)) return { status: route.status ?? 200, body: result };
+    return problem(requestId, result.status === 404 ? "not_found" : "invalid_request", result.detail, result.errors ? { errors: result.errors } : {});
+  } catch (error) {
+    if (!(error instanceof MockStateError)) throw error;
+    const errors = [...error.errors];
+    return problem(requestId, "invalid_request", `The mock refused the change: ${error.message}.`, errors.length > 0 ? { errors } : {});
+  }
+}
+
+/**
+ * An entry of the mock's route table for a control route: the handler checks its key, reads its
+ * body and query; this runs it, renders its result, and announces a successful write to live views.
+ * @param services - the mock it drives, the logged requests of a tenant, the inbox
+ */
+export function controlRoute(
+  route: ControlRoute,
+  services: { readonly api: MockApi; requestsOf(tenantId: string): LoggedRequest[]; readonly inbox: Inbox },
+): Route {
+  const { api } = services;
+  return {
+    ...route,
+    area: "control",
+    async run({ request, requestId, params, tenant, body, query }) {
+      const tenantId = tenant?.record.id ?? "";
+      const requestsOfTenant = () => services.requestsOf(tenantId);
+      const context: ControlContext = { api, tenantId, params, body, query, request, requestsOfTenant, inbox: services.inbox };
+      const reply = await replyOf(route, context, requestId);
+      if (route.method !== "GET" && reply.status < 300) api.changes.announce(route.announces === "all" ? null : tenantId, { kind: "state" });
+      return reply;
+    },
+  };
 }

@@ -5,9 +5,8 @@
  * @module
  */
 import { Page } from "../../src/schemas/index.js";
-import type { MockApi } from "../core.js";
-import { type ControlResult, missingReference, notFound, ok } from "./results.js";
-import type { ControlContext, ControlRoute } from "./route.js";
+import type { MockApi } from "../mock-api.js";
+import { type ControlRoute, missingReference, notFound } from "./route.js";
 import {
   ControlFault,
   ControlPageCreate,
@@ -25,30 +24,17 @@ import {
   ProspectRecordSchema,
   ResetResult,
   SubscriptionRecordSchema,
-  SubscriptionSecretSchema,
   TenantStateSchema,
 } from "./schemas.js";
 import { WEBHOOK_ROUTES } from "./webhook-routes.js";
 
-export type { ControlContext, ControlResult, ControlRoute } from "./route.js";
-
 /** Arms one fault through `api.faults` (`times: null` lasts until the faults are cleared). */
 function armFault(api: MockApi, fault: ControlFault): void {
   const scope = { operation: fault.operation, times: fault.times === null ? Infinity : fault.times };
-  switch (fault.kind) {
-    case "status":
-      api.faults.status(fault.status, { ...scope, retryAfter: fault.retryAfter });
-      return;
-    case "latency":
-      api.faults.latency(fault.ms, scope);
-      return;
-    case "network-error":
-      api.faults.networkError({ ...scope, afterProcessing: fault.afterProcessing });
-      return;
-    case "malformed-body":
-      api.faults.malformedBody(scope);
-      return;
-  }
+  if (fault.kind === "status") api.faults.status(fault.status, { ...scope, retryAfter: fault.retryAfter });
+  else if (fault.kind === "latency") api.faults.latency(fault.ms, scope);
+  else if (fault.kind === "network-error") api.faults.networkError({ ...scope, afterProcessing: fault.afterProcessing });
+  else api.faults.malformedBody(scope);
 }
 
 /** The armed faults as JSON (an unlimited fault has `remaining: null`). */
@@ -80,9 +66,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/reset",
     operationId: "resetMock",
     summary: "Reset the whole mock to its start state (fixtures re-run, log and faults cleared)",
-    status: 200,
     response: ResetResult,
-    run: ({ reset }) => (reset(), ok({ reset: true })),
+    run: ({ api }) => (api.reset(), { reset: true }),
   },
   {
     method: "POST",
@@ -92,7 +77,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     body: ControlPageGroupCreate,
     status: 201,
     response: PageGroupRecordSchema,
-    run: ({ api, tenantId, body }) => ok(api.state.pageGroups.create({ ...body, tenantId })),
+    run: ({ api, tenantId, body }) => api.state.pageGroups.create({ ...body, tenantId }),
   },
   {
     method: "POST",
@@ -107,7 +92,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
         return missingReference("pageGroupId", "page group");
       }
       const page = api.state.pages.create({ ...body, tenantId });
-      return ok(api.state.pages.view(page.id, { tenantId }));
+      return api.state.pages.view(page.id, { tenantId });
     },
   },
   {
@@ -120,7 +105,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     response: PageVersionRecordSchema,
     run({ api, tenantId, body }) {
       if (api.state.pages.get(body.pageId, { tenantId }) === undefined) return missingReference("pageId", "page");
-      return ok(api.state.pageVersions.create({ ...body, tenantId }));
+      return api.state.pageVersions.create({ ...body, tenantId });
     },
   },
   {
@@ -129,12 +114,11 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     operationId: "processPageVersion",
     summary: "Record a version's computed name, which becomes the page's (emits page.version.processed)",
     body: ControlPageVersionProcess,
-    status: 200,
     response: PageVersionRecordSchema,
     run({ api, tenantId, params, body }) {
       const id = params["versionId"]!;
       if (api.state.pageVersions.get(id, { tenantId }) === undefined) return notFound("page version", id);
-      return ok(api.state.pageVersions.process(id, body, { tenantId }));
+      return api.state.pageVersions.process(id, body, { tenantId });
     },
   },
   {
@@ -142,12 +126,11 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/page_versions/{versionId}/publish",
     operationId: "publishPageVersion",
     summary: "Publish a processed version: GET page shows it from now on (emits page.version.published)",
-    status: 200,
     response: PageVersionRecordSchema,
     run({ api, tenantId, params }) {
       const id = params["versionId"]!;
       if (api.state.pageVersions.get(id, { tenantId }) === undefined) return notFound("page version", id);
-      return ok(api.state.pageVersions.publish(id, { tenantId }));
+      return api.state.pageVersions.publish(id, { tenantId });
     },
   },
   {
@@ -158,25 +141,23 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     body: ControlSubscriptionCreate,
     status: 201,
     response: SubscriptionRecordSchema,
-    run: ({ api, tenantId, body }) => ok(api.state.webhookSubscriptions.create({ ...body, tenantId })),
+    run: ({ api, tenantId, body }) => api.state.webhookSubscriptions.create({ ...body, tenantId }),
   },
   {
     method: "GET",
     path: "/__mock/state",
     operationId: "getTenantState",
     summary: "Everything your tenant holds: prospects, logs, page groups, pages with their versions, subscriptions (secrets left out)",
-    status: 200,
     response: TenantStateSchema,
-    run: ({ api, tenantId }) => ok(tenantState(api, tenantId)),
+    run: ({ api, tenantId }) => tenantState(api, tenantId),
   },
   {
     method: "GET",
     path: "/__mock/prospects",
     operationId: "listProspects",
     summary: "List the prospects of your tenant, oldest first",
-    status: 200,
     response: listOf(ProspectRecordSchema),
-    run: ({ api, tenantId }) => ok({ data: api.state.prospects.list({ tenantId }) }),
+    run: ({ api, tenantId }) => ({ data: api.state.prospects.list({ tenantId }) }),
   },
   {
     method: "GET",
@@ -184,27 +165,24 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     operationId: "listProspectLogs",
     summary: "List the prospect log entries of your tenant (or of one prospect), oldest first",
     query: ControlProspectLogQuery,
-    status: 200,
     response: listOf(ProspectLogRecordSchema),
-    run: ({ api, tenantId, query }) => ok({ data: api.state.prospectLogs.list({ tenantId, prospectId: query.prospectId }) }),
+    run: ({ api, tenantId, query }) => ({ data: api.state.prospectLogs.list({ tenantId, prospectId: query.prospectId }) }),
   },
   {
     method: "GET",
     path: "/__mock/requests",
     operationId: "listRecordedRequests",
     summary: "List the API requests your tenant made since the last reset, oldest first (never a header)",
-    status: 200,
     response: listOf(LoggedRequestSchema),
-    run: ({ requestsOfTenant }) => ok({ data: requestsOfTenant() }),
+    run: ({ requestsOfTenant }) => ({ data: requestsOfTenant() }),
   },
   {
     method: "GET",
     path: "/__mock/faults",
     operationId: "listFaults",
     summary: "List the faults still armed",
-    status: 200,
     response: listOf(PendingFaultSchema),
-    run: ({ api }) => ok(pendingFaults(api)),
+    run: ({ api }) => pendingFaults(api),
   },
   {
     method: "POST",
@@ -214,16 +192,17 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     body: ControlFault,
     status: 201,
     response: listOf(PendingFaultSchema),
-    run: ({ api, body }) => (armFault(api, body), ok(pendingFaults(api))),
+    announces: "all",
+    run: ({ api, body }) => (armFault(api, body), pendingFaults(api)),
   },
   {
     method: "DELETE",
     path: "/__mock/faults",
     operationId: "clearFaults",
     summary: "Disarm every fault",
-    status: 200,
+    announces: "all",
     response: listOf(PendingFaultSchema),
-    run: ({ api }) => (api.faults.clear(), ok(pendingFaults(api))),
+    run: ({ api }) => (api.faults.clear(), pendingFaults(api)),
   },
   ...WEBHOOK_ROUTES,
 ];

@@ -6,12 +6,13 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, HttpUrl, JsonObjectSchema, OpaqueId, Page, ProspectId, ProspectLogId, WebhookEventKind } from "../../src/schemas/index.js";
-import { OPERATIONS } from "../core.js";
-import { FaultSchema } from "../faults.js";
-import { LoggedRequestSchema } from "../request-log.js";
+import { OPERATIONS } from "../../src/operations.js";
+import { DateTime, JsonObjectSchema, OpaqueId, Page, WebhookEventKind } from "../../src/schemas/index.js";
+import { FaultSchema } from "../pipeline/faults.js";
+import { LoggedRequestSchema } from "../pipeline/request-log.js";
 import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
 import {
+  nullableString,
   PageGroupRecordSchema,
   PageVersionRecordSchema,
   ProspectLogRecordSchema,
@@ -29,11 +30,6 @@ export {
 };
 
 const withoutTenant = { tenantId: true } as const;
-
-const nullableString = z.nullable(z.string());
-
-/** A `whsec_` signing secret. */
-const WebhookSecret = z.string().check(z.regex(/^whsec_/));
 
 /** `POST /__mock/page_groups`: an optional ID. */
 export const ControlPageGroupCreate = z.omit(PageGroupInput, withoutTenant);
@@ -69,9 +65,6 @@ export const ControlFault = z.discriminatedUnion("kind", [
 /** What `POST /__mock/faults` takes. */
 export type ControlFault = z.output<typeof ControlFault>;
 
-/** The body of a route that takes none, when one is sent anyway: an empty JSON object (an unknown field is a 400). */
-export const NO_BODY = z.strictObject({});
-
 /** `GET /__mock/prospect_logs` query: only the logs of one prospect. */
 export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(OpaqueId) });
 
@@ -86,8 +79,8 @@ export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secr
  */
 export const SubscriptionSecretSchema = z.object({
   id: OpaqueId,
-  secret: WebhookSecret,
-  previousSecret: z.nullable(z.object({ secret: WebhookSecret, expiresAt: DateTime })),
+  secret: SubscriptionRecordSchema.shape.secret,
+  previousSecret: z.nullable(SubscriptionRecordSchema.shape.previousSecret.def.innerType),
 });
 
 /** `GET /__mock/state`: everything one tenant holds (defined below its parts). */

@@ -5,9 +5,7 @@
  * through `api.webhooks` and `api.state`: the same engine that delivers in-process.
  * @module
  */
-import { readCapped } from "../http/body.js";
-import { type ControlResult, notFound, ok } from "./results.js";
-import type { ControlContext, ControlRoute } from "./route.js";
+import { type ControlContext, type ControlRoute, notFound, Refusal } from "./route.js";
 import {
   ControlDeliveryQuery,
   ControlFormEvent,
@@ -20,31 +18,22 @@ import {
   WebhookEventRecordSchema,
 } from "./schemas.js";
 
-/** The tenant's event with this ID, if any. */
-function eventOf({ api, tenantId }: ControlContext, id: string) {
-  return api.webhooks.events().find((entry) => entry.event.id === id && entry.tenantId === tenantId)?.event;
-}
-
 /** The secrets of a subscription of the caller's tenant, as `GET …/secret` shows them. */
-function secretsOf({ api, tenantId }: ControlContext, id: string): ControlResult {
+function secretsOf({ api, tenantId }: ControlContext, id: string) {
   const subscription = api.state.webhookSubscriptions.get(id, { tenantId });
   if (subscription === undefined) return notFound("webhook subscription", id);
   const signing = api.state.webhookSubscriptions.signingSecrets(id, { tenantId }) ?? [];
   const previous = signing.length > 1 ? (subscription.previousSecret ?? null) : null;
-  return ok({ id, secret: subscription.secret, previousSecret: previous });
+  return { id, secret: subscription.secret, previousSecret: previous };
 }
 
 /** The inbox's answer to a sender: 200 when a subscription's secret verifies the request, else a 400 saying why. */
-async function receive(context: ControlContext): Promise<ControlResult> {
-  const name = context.params["name"]!;
-  const body = await readCapped(context.request).catch(() => null);
-  if (body === null) return { ok: false, status: 400, detail: "The body could not be read or is larger than 1 MiB." };
-  const results = await context.inbox.receive(name, context.request.headers, body);
-  if (results.length === 0) return { ok: false, status: 404, detail: `No webhook subscription points at the inbox ${JSON.stringify(name)}.` };
-  const verified = results.find((result) => result.verified);
-  if (verified !== undefined) return ok(verified);
+async function receive({ inbox, params, request, body }: ControlContext) {
+  const name = params["name"]!;
+  const results = await inbox.receive(name, request.headers, body as Uint8Array);
+  if (results.length === 0) return new Refusal(404, `No webhook subscription points at the inbox ${JSON.stringify(name)}.`);
   const [first] = results;
-  return { ok: false, status: 400, detail: `The webhook did not verify (${first!.code}): ${first!.message}` };
+  return results.find((result) => result.verified) ?? new Refusal(400, `The webhook did not verify (${first!.code}): ${first!.message}`);
 }
 
 /** The webhook routes, under `/__mock`. */
@@ -54,9 +43,8 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/webhook_events",
     operationId: "listWebhookEvents",
     summary: "List the webhook events of your tenant, oldest first (also those no subscription received)",
-    status: 200,
     response: listOf(WebhookEventRecordSchema),
-    run: ({ api, tenantId }) => ok({ data: api.webhooks.events().flatMap((entry) => (entry.tenantId === tenantId ? [entry.event] : [])) }),
+    run: ({ api, tenantId }) => ({ data: api.webhooks.events().flatMap((entry) => (entry.tenantId === tenantId ? [entry.event] : [])) }),
   },
   {
     method: "POST",
@@ -66,19 +54,18 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     body: ControlFormEvent,
     status: 201,
     response: WebhookEventRecordSchema,
-    run: ({ api, tenantId, body }) => ok(api.state.forms.emit({ ...body, tenantId })),
+    run: ({ api, tenantId, body }) => api.state.forms.emit({ ...body, tenantId }),
   },
   {
     method: "POST",
     path: "/__mock/webhook_events/{eventId}/redeliver",
     operationId: "redeliverWebhookEvent",
     summary: "Send an event again, now, to each subscription it went to: same webhook-id, new timestamp and signature",
-    status: 200,
     response: listOf(DeliveryAttemptSchema),
-    async run(context) {
-      const id = context.params["eventId"]!;
-      if (eventOf(context, id) === undefined) return notFound("webhook event", id);
-      return ok({ data: await context.api.webhooks.redeliver(id) });
+    async run({ api, tenantId, params }) {
+      const id = params["eventId"]!;
+      if (!api.webhooks.events().some((entry) => entry.event.id === id && entry.tenantId === tenantId)) return notFound("webhook event", id);
+      return { data: await api.webhooks.redeliver(id) };
     },
   },
   {
@@ -87,29 +74,26 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     operationId: "listWebhookDeliveries",
     summary: "List the webhook deliveries of your tenant with every attempt, oldest first",
     query: ControlDeliveryQuery,
-    status: 200,
     response: listOf(DeliverySchema),
-    run: ({ api, tenantId, query }) =>
-      ok({
-        data: api.webhooks
-          .list()
-          .filter(
-            (delivery) =>
-              delivery.tenantId === tenantId &&
-              (query.eventId === undefined || delivery.eventId === query.eventId) &&
-              (query.subscriptionId === undefined || delivery.subscriptionId === query.subscriptionId) &&
-              (query.status === undefined || delivery.status === query.status),
-          ),
-      }),
+    run: ({ api, tenantId, query }) => ({
+      data: api.webhooks
+        .list()
+        .filter(
+          (delivery) =>
+            delivery.tenantId === tenantId &&
+            (query.eventId === undefined || delivery.eventId === query.eventId) &&
+            (query.subscriptionId === undefined || delivery.subscriptionId === query.subscriptionId) &&
+            (query.status === undefined || delivery.status === query.status),
+        ),
+    }),
   },
   {
     method: "POST",
     path: "/__mock/webhook_deliveries/run",
     operationId: "runWebhookDeliveries",
     summary: "Make the next attempt of every pending delivery of your tenant now, without waiting for the schedule",
-    status: 200,
     response: listOf(DeliveryAttemptSchema),
-    run: async ({ api, tenantId }) => ok({ data: await api.webhooks.runDue({ all: true, tenantId }) }),
+    run: async ({ api, tenantId }) => ({ data: await api.webhooks.runDue({ all: true, tenantId }) }),
   },
   {
     method: "GET",
@@ -117,7 +101,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     operationId: "getWebhookSubscriptionSecret",
     summary:
       "The whsec_ secret that signs a subscription's deliveries (listings leave it out); after a rotation also the previous one while it still signs",
-    status: 200,
     response: SubscriptionSecretSchema,
     run: (context) => secretsOf(context, context.params["subscriptionId"]!),
   },
@@ -126,7 +109,6 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/webhook_subscriptions/{subscriptionId}/secret/rotate",
     operationId: "rotateWebhookSecret",
     summary: "Give a subscription a new signing secret; the previous one keeps signing beside it for 24 hours",
-    status: 200,
     response: SubscriptionSecretSchema,
     run(context) {
       const { api, tenantId, params } = context;
@@ -142,8 +124,8 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     operationId: "receiveWebhook",
     summary: "The built-in receiver: verifies a delivery with the secret of the subscription pointing here, and keeps it (no API key)",
     public: true,
-    rawBody: true,
-    status: 200,
+    body: "raw",
+    announces: "all",
     response: InboxVerificationSchema,
     run: receive,
   },
@@ -152,8 +134,7 @@ export const WEBHOOK_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/inbox/{name}",
     operationId: "listInbox",
     summary: "List what the inbox received for your tenant (the latest 100), oldest first, with each verification result",
-    status: 200,
     response: listOf(InboxMessageSchema),
-    run: ({ inbox, tenantId, params }) => ok({ data: inbox.list(tenantId, params["name"]!) }),
+    run: ({ inbox, tenantId, params }) => ({ data: inbox.list(tenantId, params["name"]!) }),
   },
 ];

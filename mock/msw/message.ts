@@ -9,16 +9,13 @@ export const MSW_MISSING_MESSAGE =
   "prospectkit/mock needs msw, an optional peer dependency that is not installed: run `npm install --save-dev msw`, " +
   "or import prospectkit/mock/core (the same mock as api.fetch, without MSW handlers).";
 
-/** Whether `error` says that msw itself could not be found (not that msw failed while loading). */
-export function isMswMissing(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && typeof message === "string" && /['"]msw['"/]/.test(message);
-}
-
 /**
- * The error to throw for a failed load of msw: the clear one when msw is missing, else the original.
+ * The error to throw for a failed load of msw: the clear one when msw itself could not be found,
+ * else the original (msw failed while loading).
  * @param cause - what loading msw threw
  */
 export function mswLoadError(cause: unknown): unknown {
-  return isMswMissing(cause) ? Object.assign(new Error(MSW_MISSING_MESSAGE, { cause }), { code: "ERR_MODULE_NOT_FOUND" }) : cause;
+  const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
+  const missing = (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && typeof message === "string" && /['"]msw['"/]/.test(message);
+  return missing ? Object.assign(new Error(MSW_MISSING_MESSAGE, { cause }), { code: "ERR_MODULE_NOT_FOUND" }) : cause;
 }

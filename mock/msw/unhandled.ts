@@ -1,9 +1,7 @@
 /**
- * msw's option for requests no handler answered, for msw 2 and msw 3 alike: msw 3 reads
- * `onUnhandledFrame`, msw 2 `onUnhandledRequest`, and each ignores the other's. Optionally
- * scoped to URLs under one base (the mock's), so that in a browser the page, its assets and the
- * dev server's HMR socket pass through while the mock's own host stays strict. Types only from
- * msw's shapes, written out here, so the same object type-checks against either major.
+ * msw's option for requests no handler answered, for msw 2 (`onUnhandledRequest`) and msw 3
+ * (`onUnhandledFrame`) alike, each ignoring the other's; optionally strict only under the mock's
+ * base URL. msw's shapes are written out here, so the same object type-checks against either major.
  * @module
  */
 
@@ -45,9 +43,9 @@ export interface UnhandledRequestOptions {
 /** Where {@link unhandledRequests} applies its strategy. */
 export interface UnhandledScope {
   /**
-   * Applies the strategy only to requests under this URL (its origin, and its path as a prefix:
-   * pass the mock's `api.baseUrl`); every other request passes through silently. Without it the
-   * strategy applies to every request, with msw's own exceptions (common static assets).
+   * Only requests under this URL (its origin, and its path as a prefix: pass the mock's
+   * `api.baseUrl`); every other one passes through silently. Without it: every request, with
+   * msw's own exceptions (common static assets).
    */
   readonly within?: string;
 }
@@ -61,18 +59,10 @@ function frameUrl(data: unknown): string | undefined {
   return url === undefined ? undefined : String(url);
 }
 
-/** Whether `url` lies under `base`: the same origin, and the base's path as a whole-segment prefix. */
-function isWithin(url: string | undefined, base: URL, basePath: string): boolean {
-  if (url === undefined || !URL.canParse(url)) return false;
-  const target = new URL(url);
-  return target.origin === base.origin && (target.pathname === basePath || target.pathname.startsWith(`${basePath}/`));
-}
-
 /**
  * msw's unhandled-request option in both spellings, so one line works with msw 2 and msw 3:
- * spread it into `server.listen()` or `worker.start()`. msw 3 names the option
- * `onUnhandledFrame`, msw 2 `onUnhandledRequest`; a wrong name is ignored at run time, so a
- * strict suite silently warns instead (and strict TypeScript reports TS2353).
+ * spread it into `server.listen()` or `worker.start()`. A wrong option name is ignored at run time,
+ * so a strict suite would silently warn instead (strict TypeScript reports TS2353).
  *
  * With `within`, the strategy applies only under that URL and everything else passes through:
  * what a browser app needs, since msw 3's service worker also sees the page's own navigation,
@@ -96,17 +86,22 @@ export function unhandledRequests(strategy: UnhandledStrategy, scope: UnhandledS
   if (!URL.canParse(scope.within)) throw new TypeError("unhandledRequests: within must be an absolute URL (the mock's api.baseUrl)");
   const base = new URL(scope.within);
   const basePath = base.pathname.replace(/\/+$/, "");
+  /** Whether the strategy applies to `url`: not bypass, the base's origin, and the base's path as a whole-segment prefix. */
+  const applies = (url: string | undefined): boolean => {
+    if (strategy === "bypass" || url === undefined || !URL.canParse(url)) return false;
+    const target = new URL(url);
+    return target.origin === base.origin && (target.pathname === basePath || target.pathname.startsWith(`${basePath}/`));
+  };
+  // msw answers with a thrown Response (msw 2 and 3, Node and browser): `Response.error()` fails the request as a network error does.
   return {
     async onUnhandledFrame({ frame, defaults }) {
-      const url = frameUrl(frame.data);
-      if (strategy === "bypass" || !isWithin(url, base, basePath)) return;
+      if (!applies(frameUrl(frame.data))) return;
       if (strategy === "warn") return void (await defaults.warn());
       await defaults.error();
-      // msw answers with a thrown Response (msw 2 and 3, Node and browser): this one fails the request as a network error does.
       throw Response.error();
     },
     onUnhandledRequest(request, print) {
-      if (strategy === "bypass" || !isWithin(request.url, base, basePath)) return;
+      if (!applies(request.url)) return;
       if (strategy === "warn") return print.warning();
       print.error();
       throw Response.error();

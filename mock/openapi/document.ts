@@ -11,8 +11,9 @@ import { API_KEY_HEADER, REPLAYED_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId, type PathParam } from "../../src/operations.js";
 import { Page, ProblemDetails, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 import { VERSION } from "../../src/version.js";
-import { CONTROL_ROUTES, type ControlRoute } from "../control/routes.js";
-import { NO_BODY } from "../control/schemas.js";
+import type { ControlRoute } from "../control/route.js";
+import { CONTROL_ROUTES } from "../control/routes.js";
+import { NO_BODY } from "../pipeline/body.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
 import { type ErrorStatus, errorResponseComponents, errorResponses, REQUEST_ID_HEADER } from "./responses.js";
 
@@ -24,8 +25,6 @@ export const CONTROL_DOCUMENT_PATH = "/__mock/openapi.json";
 
 /** Tags: the API of the spec, and the mock's control API. */
 export const TAGS = { api: "API", control: "Control API" } as const;
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 function jsonBody(schema: JsonSchema | { $ref: string }, description: string) {
   return { required: true, description, content: { "application/json": { schema } } };
@@ -115,7 +114,7 @@ const API_SCHEMAS: readonly (readonly [string, z.ZodMiniType, "input" | "output"
 function schemaRef(schema: z.ZodMiniType) {
   const entry = API_SCHEMAS.find(([, candidate]) => candidate === schema);
   if (entry === undefined) throw new TypeError("an operation's schema is missing from API_SCHEMAS");
-  return ref(entry[0]);
+  return { $ref: `#/components/schemas/${entry[0]}` };
 }
 
 const REPLAYED_HEADER_DOC = {
@@ -156,7 +155,7 @@ function controlErrors(route: ControlRoute): ErrorStatus[] {
   const statuses: ErrorStatus[] = route.public === true ? [] : [401];
   if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
   if (route.path.includes("{")) statuses.push(404);
-  if (route.method !== "GET" && route.rawBody !== true) statuses.push(413, 415);
+  if (route.method !== "GET" && route.body !== "raw") statuses.push(413, 415);
   return statuses;
 }
 
@@ -185,14 +184,14 @@ function controlPaths() {
       ...(route.public === true && { security: [] }),
       summary: route.summary,
       ...(parameters.length > 0 && { parameters }),
-      ...(route.body !== undefined && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
+      ...(route.body !== undefined &&
+        route.body !== "raw" && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
       ...(route.body === undefined &&
-        route.method !== "GET" &&
-        route.rawBody !== true && {
+        route.method !== "GET" && {
           requestBody: { ...jsonBody(toJsonSchema(NO_BODY, "input"), "Takes no body: send none, an empty one, or {}."), required: false },
         }),
       responses: {
-        [String(route.status)]: success("Done.", toJsonSchema(route.response, "output")),
+        [String(route.status ?? 200)]: success("Done.", toJsonSchema(route.response, "output")),
         ...errorResponses(controlErrors(route)),
       },
     };
@@ -200,18 +199,42 @@ function controlPaths() {
   return paths;
 }
 
-/** Where to ask about the documents: the package, whose page links its repository and issues. */
-const CONTACT = { name: "prospectkit", url: "https://www.npmjs.com/package/prospectkit" } as const;
-
-/** The parts both documents share: the dialect, the server, the key scheme, the error responses. */
-function documentFrame(serverUrl: string, info: { title: string; summary: string; description: string }, tag: { name: string; description: string }) {
+/**
+ * A whole document: the dialect, the server, the key scheme and the `x-request-id` header both
+ * documents share, around one document's paths and components.
+ */
+function openApiDocument(
+  serverUrl: string,
+  info: { title: string; summary: string; description: string },
+  tag: { name: string; description: string },
+  paths: Record<string, unknown>,
+  components: { headers?: Record<string, unknown>; schemas: Record<string, unknown>; responses: Record<string, unknown> },
+): Record<string, unknown> {
   return {
     openapi: "3.1.0",
-    info: { ...info, version: VERSION, contact: CONTACT, license: { name: "MIT", identifier: "MIT" } },
+    info: {
+      ...info,
+      version: VERSION,
+      // Where to ask: the package, whose page links its repository and issues.
+      contact: { name: "prospectkit", url: "https://www.npmjs.com/package/prospectkit" },
+      license: { name: "MIT", identifier: "MIT" },
+    },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     servers: [{ url: serverUrl, description: "The standalone mock server." }],
     security: [{ ApiKey: [] }],
     tags: [tag],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "Your API key; never in the query string or the body." },
+      },
+      headers: {
+        RequestId: { description: "The request's ID, equal to `requestId` in a problem body.", schema: { type: "string" } },
+        ...components.headers,
+      },
+      schemas: components.schemas,
+      responses: components.responses,
+    },
   };
 }
 
@@ -221,90 +244,50 @@ function responsesUsedBy(paths: unknown, responses: Record<string, unknown>): Re
   return Object.fromEntries(Object.entries(responses).filter(([name]) => used.has(name)));
 }
 
-function sharedComponents() {
-  return {
-    securitySchemes: {
-      ApiKey: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "Your API key; never in the query string or the body." },
-    },
-    headers: {
-      RequestId: { description: "The request's ID, equal to `requestId` in a problem body.", schema: { type: "string" } },
-    },
-  };
-}
-
 /**
- * Generates the OpenAPI 3.1 document of the API (the `/v0` operations only, as a real
- * deployment publishes it; the control API is in {@link createControlOpenApiDocument}).
- * @param serverUrl - the server the document describes (default {@link DEFAULT_DOCUMENT_SERVER})
- * @returns the document, as a JSON-ready object
- * @throws Nothing: the document is built from the shared schemas, which always convert.
- * @example
- * ```ts
- * import { createOpenApiDocument } from "prospectkit/mock/server";
- *
- * const document = createOpenApiDocument("http://127.0.0.1:4010");
- * writeFileSync("openapi.json", JSON.stringify(document, null, 2)); // for a client generator
- * ```
+ * The OpenAPI 3.1 document of the API: the `/v0` operations only, as a real deployment publishes
+ * it (the control API has {@link createControlOpenApiDocument}).
+ * @param serverUrl - the server the document describes
  */
 export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
-  const components = sharedComponents();
-  return {
-    ...documentFrame(
-      serverUrl,
-      {
-        title: "Prospect Activity, Page and Webhook Subscription API",
-        summary: "The Prospect Activity, Page and Webhook Subscription API, served by the prospectkit reference mock.",
-        description:
-          "Every request needs the `x-api-key` header; a key acts within its tenant, and another tenant's resources " +
-          "answer 404. Every error is an RFC 9457 problem (`application/problem+json`) whose `requestId` equals the " +
-          `\`x-request-id\` header. The mock's control API is described separately, at \`${CONTROL_DOCUMENT_PATH}\`.`,
-      },
-      { name: TAGS.api, description: "The operations of the spec, answered by the stateful mock." },
-    ),
-    paths: apiPaths(),
-    components: {
-      ...components,
-      headers: { ...components.headers, ...CORS_HEADER_COMPONENTS },
+  return openApiDocument(
+    serverUrl,
+    {
+      title: "Prospect Activity, Page and Webhook Subscription API",
+      summary: "The Prospect Activity, Page and Webhook Subscription API, served by the prospectkit reference mock.",
+      description:
+        "Every request needs the `x-api-key` header; a key acts within its tenant, and another tenant's resources " +
+        "answer 404. Every error is an RFC 9457 problem (`application/problem+json`) whose `requestId` equals the " +
+        `\`x-request-id\` header. The mock's control API is described separately, at \`${CONTROL_DOCUMENT_PATH}\`.`,
+    },
+    { name: TAGS.api, description: "The operations of the spec, answered by the stateful mock." },
+    apiPaths(),
+    {
+      headers: CORS_HEADER_COMPONENTS,
       schemas: Object.fromEntries(API_SCHEMAS.map(([name, schema, io]) => [name, toJsonSchema(schema, io)])),
       responses: errorResponseComponents(CORS_HEADERS),
     },
-  };
+  );
 }
 
 /**
- * Generates the OpenAPI 3.1 document of the mock's control API (`/__mock`), from its route table
- * and request schemas: what a test harness in any language uses to drive the mock.
- * @param serverUrl - the server the document describes (default {@link DEFAULT_DOCUMENT_SERVER})
- * @returns the document, as a JSON-ready object
- * @throws Nothing: the document is built from the control schemas, which always convert.
- * @example
- * ```ts
- * import { createControlOpenApiDocument } from "prospectkit/mock/server";
- *
- * const control = createControlOpenApiDocument("http://127.0.0.1:4010");
- * console.log(Object.keys(control.paths as object)); // ["/__mock/reset", ...]
- * ```
+ * The OpenAPI 3.1 document of the mock's control API (`/__mock`), from its route table: what a
+ * test harness in any language uses to drive the mock.
+ * @param serverUrl - the server the document describes
  */
 export function createControlOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
-  const components = sharedComponents();
   const paths = controlPaths();
-  return {
-    ...documentFrame(
-      serverUrl,
-      {
-        title: "prospectkit mock control API",
-        summary: "Drive and inspect the prospectkit reference mock's state from any language (mock only, not part of the API).",
-        description:
-          "Every request needs the `x-api-key` header of a tenant; everything is scoped to that tenant. Every error " +
-          "is an RFC 9457 problem (`application/problem+json`) whose `requestId` equals the `x-request-id` header.",
-      },
-      { name: TAGS.control, description: "Drive and inspect the mock's state (mock only, not part of the API)." },
-    ),
-    paths,
-    components: {
-      ...components,
-      schemas: { ProblemDetails: toJsonSchema(ProblemDetails, "output") },
-      responses: responsesUsedBy(paths, errorResponseComponents()),
+  return openApiDocument(
+    serverUrl,
+    {
+      title: "prospectkit mock control API",
+      summary: "Drive and inspect the prospectkit reference mock's state from any language (mock only, not part of the API).",
+      description:
+        "Every request needs the `x-api-key` header of a tenant; everything is scoped to that tenant. Every error " +
+        "is an RFC 9457 problem (`application/problem+json`) whose `requestId` equals the `x-request-id` header.",
     },
-  };
+    { name: TAGS.control, description: "Drive and inspect the mock's state (mock only, not part of the API)." },
+    paths,
+    { schemas: { ProblemDetails: toJsonSchema(ProblemDetails, "output") }, responses: responsesUsedBy(paths, errorResponseComponents()) },
+  );
 }

@@ -1,22 +1,19 @@
 /**
  * `POST /v0/prospect_logs` (spec 4.1): validation, idempotency and prospect resolution are the
- * state's `prepareProspectLog`; this maps its outcome to HTTP.
+ * state's `claimProspectLog`; this maps its outcome to HTTP.
  * @module
  */
 import { REPLAYED_HEADER } from "../../src/headers.js";
-import { andThen } from "../http/maybe-async.js";
-import { problem, type Reply } from "../http/reply.js";
-import { type ProspectLogDecision, prepareProspectLog } from "../state/prospect-logs.js";
-import { bodyProblem, invalidBody, type Operation, type OperationContext } from "./context.js";
+import { invalidFields, problem, type Reply } from "../pipeline/reply.js";
+import { claimProspectLog, type ProspectLogRefusal } from "../state/prospect-logs.js";
+import type { Operation, OperationContext } from "./context.js";
 
-function toReply(context: OperationContext, decision: ProspectLogDecision): Reply {
-  switch (decision.kind) {
-    case "created":
-      return { status: 201, body: decision.result };
+function refusalReply(context: OperationContext, refusal: ProspectLogRefusal): Reply {
+  switch (refusal.kind) {
     case "invalid":
-      return invalidBody(context, decision.errors);
+      return invalidFields(context.requestId, refusal.errors);
     case "replay":
-      return { status: 201, body: decision.result, headers: { [REPLAYED_HEADER]: "true" } };
+      return { status: 201, body: refusal.result, headers: { [REPLAYED_HEADER]: "true" } };
     case "in-progress":
       return problem(
         context.requestId,
@@ -33,10 +30,14 @@ function toReply(context: OperationContext, decision: ProspectLogDecision): Repl
 }
 
 /** Creates a prospect log entry: 201 with the result, or 400/409/422. */
-export const createProspectLog: Operation = (context) =>
-  andThen(context.readBody(), (body) => {
-    if (!body.ok) return bodyProblem(context, body);
-    const prepared = prepareProspectLog(context.store, context.tenant, body.value);
-    if (prepared.early !== null) return toReply(context, prepared.early);
-    return { hold: prepared.hold, commit: () => toReply(context, prepared.commit()) };
-  });
+export const createProspectLog: Operation = async (context) => {
+  const claimed = claimProspectLog(context.store, context.tenant, context.body);
+  if (claimed.kind !== "claimed") return refusalReply(context, claimed);
+  try {
+    const waiting = context.delay();
+    if (waiting !== undefined) await waiting;
+    return { status: 201, body: claimed.write() };
+  } finally {
+    claimed.release();
+  }
+};

@@ -3,7 +3,7 @@
  * another tenant answers exactly like a missing one.
  * @module
  */
-import { problem } from "../http/reply.js";
+import { problem } from "../pipeline/reply.js";
 import { findPage, pageView } from "../state/pages.js";
 import type { Operation } from "./context.js";
 

@@ -4,27 +4,19 @@
  * @module
  */
 import { toFieldErrors, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
-import { andThen } from "../http/maybe-async.js";
-import { problem } from "../http/reply.js";
+import { invalidFields, problem } from "../pipeline/reply.js";
 import { timestamp } from "../state/store.js";
 import { applySubscriptionUpdate, subscriptionView } from "../state/webhook-subscriptions.js";
-import { bodyProblem, invalidBody, type Operation } from "./context.js";
+import type { Operation } from "./context.js";
 
 /** Updates a webhook subscription: 200 with the whole subscription, or 400/404. */
-export const updateWebhookSubscription: Operation = (context) =>
-  andThen(context.readBody(), (body) => {
-    if (!body.ok) return bodyProblem(context, body);
-    const parsed = WebhookSubscriptionUpdate.safeParse(body.value);
-    if (!parsed.success) return invalidBody(context, toFieldErrors(parsed.error.issues, body.value));
-    const record = context.tenant.subscriptions.get(context.params["subscriptionId"] ?? "");
-    if (record === undefined) {
-      return problem(context.requestId, "not_found", "No webhook subscription with this ID exists.");
-    }
-    return {
-      hold: () => undefined,
-      commit() {
-        applySubscriptionUpdate(record, parsed.data, timestamp(context.store));
-        return { status: 200, body: subscriptionView(record) };
-      },
-    };
-  });
+export const updateWebhookSubscription: Operation = async (context) => {
+  const parsed = WebhookSubscriptionUpdate.safeParse(context.body);
+  if (!parsed.success) return invalidFields(context.requestId, toFieldErrors(parsed.error.issues, context.body));
+  const record = context.tenant.subscriptions.get(context.params["subscriptionId"] ?? "");
+  if (record === undefined) return problem(context.requestId, "not_found", "No webhook subscription with this ID exists.");
+  const waiting = context.delay();
+  if (waiting !== undefined) await waiting;
+  applySubscriptionUpdate(record, parsed.data, timestamp(context.store));
+  return { status: 200, body: subscriptionView(record) };
+};

@@ -11,20 +11,14 @@ import { OPERATIONS, updateWebhookSubscriptionRoute } from "../../src/operations
 import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
 import { DEFAULT_API_KEY } from "../options.js";
 
-/** The built assets, as text. */
-export interface ConsoleAssets {
-  readonly js: string;
-  readonly css: string;
-}
-
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
  * Bundles and minifies the console UI (Preact + htm) for current browsers.
- * @returns the script and the style sheet
+ * @returns the script and the style sheet, as text
  * @throws the esbuild error when the UI does not compile
  */
-export function buildConsoleAssets(): ConsoleAssets {
+export function buildConsoleAssets(): { readonly js: string; readonly css: string } {
   const result = buildSync({
     entryPoints: [here("../console/ui/main.ts")],
     bundle: true,
@@ -44,9 +38,4 @@ export function buildConsoleAssets(): ConsoleAssets {
   });
   const css = buildSync({ entryPoints: [here("../console/ui/console.css")], bundle: true, minify: true, write: false, loader: { ".css": "css" } });
   return { js: result.outputFiles[0]!.text, css: css.outputFiles[0]!.text };
-}
-
-/** The build-time constant that carries the assets into the server bundle, for `define`. */
-export function consoleAssetsDefine(): Record<string, string> {
-  return { __PROSPECTKIT_CONSOLE__: JSON.stringify(buildConsoleAssets()) };
 }

@@ -5,6 +5,6 @@
  * @module prospectkit/mock/server
  */
 
+export type { AnsweredRequest } from "../pipeline/handler.js";
 export type { ServerWebhookOptions } from "./delivery.js";
-export type { AnsweredRequest } from "./node-handler.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./start.js";

@@ -1,17 +1,12 @@
 /**
- * Early answers that reach the client. The server may answer before it has read a request's body
- * (a 401 or a 415 decided from the headers, a 413 for a body over the 1 MiB cap): closing the
- * connection right after such an answer, with the rest of the body still arriving, makes the
- * kernel reset it, and a client still writing its body then fails with `EPIPE` or `ECONNRESET`
- * instead of reading the answer. So the connection closes in stages, the lingering close of
- * RFC 9112, section 9.6: the answer says `connection: close` and is written whole, the server
- * half-closes (the client reads the answer, then end of stream), then reads and discards what the
- * client still sends until the client closes its side, for at most {@link LINGER_MAX_BYTES} or
- * {@link LINGER_MAX_MS}, whichever comes first; a client still sending then is cut off. Nothing
- * discarded is kept, so memory stays flat whatever a client sends.
- *
- * A node adapter's concern (it needs the `IncomingMessage` and its socket), kept out of the
- * handler behind it.
+ * Early answers that reach the client. An answer given before the request's body was read (a 401
+ * or 415 from the headers, a 413 over the 1 MiB cap), followed by a plain close while the body
+ * still arrives, makes the kernel reset the connection: the client fails with `EPIPE` or
+ * `ECONNRESET` instead of reading the answer. So the connection closes in stages, the lingering
+ * close of RFC 9112, section 9.6: the answer says `connection: close` and is written whole, the
+ * server half-closes, then reads and discards what the client still sends until it closes its
+ * side, for at most {@link LINGER_MAX_BYTES} or {@link LINGER_MAX_MS}; a client still sending
+ * then is cut off. Nothing discarded is kept. A Node adapter's concern, kept out of the handler.
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -25,20 +20,12 @@ export const LINGER_MAX_BYTES = 16 * 1024 * 1024;
 /** The longest the connection stays open after an early answer, in milliseconds: 5 s. */
 export const LINGER_MAX_MS = 5_000;
 
-/** How long and how much a lingering close reads before cutting the client off. */
-export interface LingerBounds {
-  /** The most body bytes discarded (default {@link LINGER_MAX_BYTES}). */
-  readonly maxBytes: number;
-  /** The longest wait for the client to close its side, in milliseconds (default {@link LINGER_MAX_MS}). */
-  readonly maxMs: number;
-}
+/** How much (bytes) and how long (ms) a lingering close reads before cutting the client off. */
+type LingerBounds = { readonly maxBytes: number; readonly maxMs: number };
 
 const DEFAULT_BOUNDS: LingerBounds = { maxBytes: LINGER_MAX_BYTES, maxMs: LINGER_MAX_MS };
 
-/**
- * The second stage of the close, once the answer is written: half-close (the client reads the
- * answer, then end of stream), and close when the client closes its side or the time is up.
- */
+/** The close's second stage, once the answer is written: half-close, then close when the client has closed its side or the time is up. */
 function closeInStages(socket: Duplex, maxMs: number): void {
   const cutOff = () => socket.destroy();
   const timer = setTimeout(cutOff, maxMs);
@@ -51,9 +38,8 @@ function closeInStages(socket: Duplex, maxMs: number): void {
 }
 
 /**
- * Call before writing an answer. When the request's body is still arriving (the answer is
- * early), the answer is marked `connection: close`, and once it is written the connection closes
- * in stages (see the module documentation). Otherwise nothing changes.
+ * Call before writing an answer: when the request's body is still arriving, the answer is marked
+ * `connection: close` and, once written, the connection closes in stages. Otherwise nothing changes.
  * @param request - the request being answered
  * @param response - its response, head not yet written
  * @param bounds - how much and how long to read after the answer (default 16 MiB, 5 s)
@@ -63,36 +49,32 @@ export function lingerIfEarly(request: IncomingMessage, response: ServerResponse
   response.setHeader("connection", "close");
   const { socket } = request;
   // Each byte of the rest is counted and dropped. The body stays paused until the answer is
-  // written (the client waits on TCP meanwhile); the listener also tells node:http that the body
-  // is being read, so it does not drop it unread in its parser, where it could not be counted.
+  // written; the listener also tells node:http that the body is being read, so its parser does
+  // not drop it unread, where it could not be counted.
   let left = bounds.maxBytes;
   request.on("data", (chunk: Buffer) => {
     left -= chunk.length;
     if (left < 0) socket.destroy();
   });
   request.pause();
-  // node:http ends a `connection: close` answer with `socket.destroySoon()`: end, then destroy as
-  // soon as the answer is flushed, which resets a connection whose client is still sending. On
-  // this socket, that last step becomes the lingering close. (The answer being the connection's
-  // last, nothing else is ever written on it.)
+  // node:http ends a `connection: close` answer with `socket.destroySoon()`, which resets a
+  // connection whose client is still sending: on this socket (whose last answer this is), that
+  // step becomes the lingering close.
   socket.destroySoon = () => {
     closeInStages(socket, bounds.maxMs);
     request.resume();
   };
 }
 
-/**
- * Sockets answered by hand (a request node:http's parser refused, a `CONNECT`), each with the
- * `bytesRead` past which the client is cut off (infinite while the answer is being prepared).
- */
+/** Sockets answered by hand (a request the parser refused, a `CONNECT`), each with the `bytesRead` past which the client is cut off. */
 const answeredByHand = new WeakMap<Duplex, number>();
 
-/** The bytes a connection has read (node:http hands its listeners a `net.Socket` typed as a `Duplex`). */
+/** node:http hands its listeners a `net.Socket` typed as a `Duplex`. */
 const bytesRead = (socket: Duplex): number => (socket as Partial<Socket>).bytesRead ?? 0;
 
 /**
- * Call when a request on a bare socket is about to be answered by hand: what else arrives on the
- * socket is that request's rest, to be discarded by {@link discardedByHand}, never answered again.
+ * Call when a request on a bare socket is about to be answered by hand: what else arrives on it
+ * is that request's rest, discarded by {@link discardedByHand}, never answered again.
  * @param socket - the client's connection
  */
 export function answeringByHand(socket: Duplex): void {
@@ -100,9 +82,9 @@ export function answeringByHand(socket: Duplex): void {
 }
 
 /**
- * Whether the socket's request is already answered (or being answered) by hand. node:http's parser,
- * once it has refused a request, reports each later chunk of it as another client error: such a
- * chunk is discarded (and the client cut off past the byte bound) rather than answered again.
+ * Whether the socket's request is already (being) answered by hand. node:http's parser, once it
+ * has refused a request, reports each later chunk as another client error: such a chunk is
+ * discarded (the client cut off past the byte bound), not answered again.
  * @param socket - the client's connection
  */
 export function discardedByHand(socket: Duplex): boolean {
@@ -113,18 +95,16 @@ export function discardedByHand(socket: Duplex): boolean {
 }
 
 /**
- * Writes a whole raw HTTP answer on a bare socket, then closes the connection in stages, reading
- * and discarding what the client still sends (see the module documentation).
+ * Writes a whole raw HTTP answer on a bare socket, then closes the connection in stages.
  * @param socket - the client's connection
  * @param answer - the whole response, head and body, saying `connection: close`
- * @param bounds - how much and how long to read after the answer (default 16 MiB, 5 s)
  */
-export function endByHand(socket: Duplex, answer: string, bounds: LingerBounds = DEFAULT_BOUNDS): void {
-  answeredByHand.set(socket, bytesRead(socket) + bounds.maxBytes);
+export function endByHand(socket: Duplex, answer: string): void {
+  answeredByHand.set(socket, bytesRead(socket) + LINGER_MAX_BYTES);
   socket.write(answer);
-  closeInStages(socket, bounds.maxMs);
-  // A socket handed over by node:http (a `CONNECT`) is read here; one its parser still reads
-  // reaches discardedByHand through the `clientError` listener instead.
+  closeInStages(socket, LINGER_MAX_MS);
+  // A socket node:http handed over (a `CONNECT`) is read here; one its parser still reads reaches
+  // discardedByHand through the `clientError` listener.
   socket.on("data", () => discardedByHand(socket));
   socket.resume();
 }

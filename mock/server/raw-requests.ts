@@ -1,26 +1,35 @@
 /**
- * Requests that node:http does not hand to its `request` listener, answered by the mock all the
- * same: `CONNECT` (node emits `connect` and, unanswered, drops the socket) and a method token
- * node's parser does not know (`TRACK`, `FOO`: a parser error). Each goes through the same handler
- * as every request (401 first, then 405 with `Allow` on a known path, always `x-request-id`), and
- * the answer is written on the socket, which is then closed.
+ * Requests node:http does not hand to its `request` listener, answered all the same on the bare
+ * socket: `CONNECT` and a method its parser does not know (`TRACK`: a parser error that still
+ * carries a whole head) go through the one handler (401 first, then 405 with `Allow`); a request
+ * the parser refuses (a bad header byte, headers over 16 KiB, a timeout) gets the usual problem
+ * rendering. Then the connection closes in stages.
  * @module
  */
-import type { IncomingMessage } from "node:http";
+import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { REQUEST_ID_HEADER } from "../../src/headers.js";
-import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
-import { problem } from "../http/reply.js";
-import { answerClientError, rawHttpResponse } from "./client-error.js";
-import type { Exposure } from "./exposure.js";
+import type { MockHandler } from "../pipeline/handler.js";
+import { problem, render } from "../pipeline/reply.js";
+import { type MockResponse, splitTarget } from "../pipeline/request.js";
 import { answeringByHand, discardedByHand, endByHand } from "./linger.js";
-import { headersOf, lightPath, type OutcomeHandler, toFetchRequest } from "./node-handler.js";
+import { headersOf } from "./read-body.js";
 
 /** RFC 9110 token characters: what a method may be made of. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const REQUEST_LINE = /^(\S+) (\S+) HTTP\/1\.[01]$/;
 
-/** The method, target and raw header list of a request head, or null when it is not a whole, well-formed one. */
+/** The status and the sentence of each parser error, by node's error code. */
+const CLIENT_ERRORS: Readonly<Record<string, readonly [status: number, detail: string]>> = {
+  HPE_HEADER_OVERFLOW: [431, "The request headers are larger than the server accepts (16 KiB)."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "The request did not arrive in time."],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, "The request headers did not arrive in time."],
+};
+const MALFORMED: readonly [number, string] = [400, "The request is not valid HTTP/1.1 (a malformed request line, header or body framing)."];
+
+/**
+ * The method, target and raw header list of a request head, or null when it is not a whole, well-formed one.
+ * @param packet - what the parser was given
+ */
 export function parseRequestHead(packet: Buffer): { method: string; target: string; rawHeaders: string[] } | null {
   const text = packet.toString("latin1");
   const end = text.indexOf("\r\n\r\n");
@@ -37,77 +46,47 @@ export function parseRequestHead(packet: Buffer): { method: string; target: stri
   return { method: match[1]!, target: match[2]!, rawHeaders };
 }
 
-/** What the raw answerer needs: the server's origin and the handler behind it. */
-export interface RawAnswererOptions {
-  readonly origin: string;
-  readonly handle: OutcomeHandler;
-  /** A new request ID (the mock's seeded source), for a request the parser refused. */
-  readonly newRequestId: () => string;
-  /** Who may reach the server: the same `Host` and `Origin` checks as every request. */
-  readonly exposure: Exposure;
-}
-
-/** The first value of a header in a raw `[name, value, ...]` list. */
-function rawHeader(rawHeaders: readonly string[], name: string): string | undefined {
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) return rawHeaders[i + 1];
-  return undefined;
-}
-
-async function answerOnSocket(
-  options: RawAnswererOptions,
-  socket: Duplex,
-  method: string,
-  target: string,
-  rawHeaders: readonly string[],
-): Promise<void> {
-  const path = lightPath(options.origin, target);
-  const origin = rawHeader(rawHeaders, "origin");
-  const refusal = options.exposure.refusal(path, rawHeader(rawHeaders, "host"), origin);
-  if (refusal !== null) {
-    const requestId = options.newRequestId();
-    const reply = problem(requestId, refusal.code, refusal.detail);
-    const headers: [string, string][] = [
-      ["content-type", PROBLEM_CONTENT_TYPE],
-      [REQUEST_ID_HEADER, requestId],
-    ];
-    if (socket.writable) endByHand(socket, rawHttpResponse(reply.status, headers, JSON.stringify(reply.body), {}));
-    return;
-  }
-  const request = toFetchRequest(options.origin, method, target, headersOf(rawHeaders), undefined);
-  const outcome = request === null ? null : await options.handle(request);
-  if (outcome === null || outcome.kind === "network-error") {
-    socket.destroy();
-    return;
-  }
-  const { response } = outcome;
-  const body = await response.text();
-  if (socket.writable) endByHand(socket, rawHttpResponse(response.status, response.headers, body, options.exposure.corsHeaders(path, origin)));
+/**
+ * A whole HTTP/1.1 response as text, with `content-length` and `connection: close`.
+ * @param answer - the handler's answer (a stream is never one of these: written as empty)
+ */
+export function rawHttpResponse(answer: MockResponse): string {
+  const body = typeof answer.body === "string" ? answer.body : "";
+  const headers = { ...answer.headers, "content-length": answer.headers["content-length"] ?? String(Buffer.byteLength(body)), connection: "close" };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  return `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\n${head}\r\n${body}`;
 }
 
 /**
  * The `connect` and `clientError` listeners of the server.
- * @param options - the origin and the handler
+ * @param handler - the one handler
+ * @param newRequestId - a new request ID, for a request the parser refused
  */
-export function createRawAnswerer(options: RawAnswererOptions): {
-  connect(request: IncomingMessage, socket: Duplex): void;
-  clientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void;
-} {
+export function createRawAnswerer(handler: MockHandler, newRequestId: () => string) {
+  const answer = (socket: Duplex, method: string, target: string, rawHeaders: readonly string[]) => {
+    socket.on("error", () => undefined);
+    answeringByHand(socket);
+    const { path, query } = splitTarget(target);
+    const request = { method, path, query, headers: headersOf(rawHeaders), body: () => Promise.resolve(new Uint8Array(0)) };
+    handler(request).then(
+      (response) => (response === null || !socket.writable ? socket.destroy() : endByHand(socket, rawHttpResponse(response))),
+      () => socket.destroy(),
+    );
+  };
   return {
-    connect(request, socket) {
-      socket.on("error", () => undefined);
-      answerOnSocket(options, socket, request.method ?? "CONNECT", request.url ?? "/", request.rawHeaders).catch(() => socket.destroy());
-    },
-    clientError(error, socket) {
+    connect: (request: IncomingMessage, socket: Duplex) => answer(socket, request.method ?? "CONNECT", request.url ?? "/", request.rawHeaders),
+    clientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) {
       // A later chunk of a request already being answered: node's parser reports each one.
       if (discardedByHand(socket)) return;
       const head = error.code === "HPE_INVALID_METHOD" && error.rawPacket !== undefined ? parseRequestHead(error.rawPacket) : null;
-      if (head === null || !socket.writable) {
-        answerClientError(error, socket, options.newRequestId());
-        return;
-      }
-      socket.on("error", () => undefined);
-      answeringByHand(socket);
-      answerOnSocket(options, socket, head.method, head.target, head.rawHeaders).catch(() => socket.destroy());
+      if (head !== null && socket.writable) return answer(socket, head.method, head.target, head.rawHeaders);
+      if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+      const [status, detail] = (error.code !== undefined && CLIENT_ERRORS[error.code]) || MALFORMED;
+      const requestId = newRequestId();
+      const reply = problem(requestId, "invalid_request", detail, { status, title: STATUS_CODES[status] ?? "Bad request" });
+      endByHand(socket, rawHttpResponse(render(reply, requestId, "GET")));
     },
   };
 }

@@ -1,24 +1,30 @@
 /**
- * Reading a request body from `node:http` with the mock's 1 MiB cap: a body declared larger is
- * not read at all, a streamed body is read only until it passes the cap, and a client that
- * disconnects midway is noticed instead of crashing anything.
+ * What the Node adapter reads of a request: its headers as a standard `Headers`, and its body
+ * with the mock's 1 MiB cap (a body declared larger is not read at all, a streamed one only until
+ * it passes the cap).
  * @module
  */
 import type { IncomingMessage } from "node:http";
-import { MAX_BODY_BYTES } from "../core.js";
-import type { MaybePromise } from "../http/maybe-async.js";
+import { MAX_BODY_BYTES } from "../pipeline/body.js";
 
-/** What came of reading a request body. */
-export type BodyRead =
-  /** The whole body (`undefined` when there was none). */
-  | { readonly kind: "complete"; readonly bytes: Uint8Array | undefined }
-  /** Larger than the cap: `bytes` holds what was read (more than the cap); the rest stays unread. */
-  | { readonly kind: "over-limit"; readonly bytes: Uint8Array | undefined }
-  /** The client went away (or the stream failed) before the body ended. */
-  | { readonly kind: "aborted" };
+/** Hop-by-hop headers (RFC 9110, 7.6.1): about one connection only, so not handed on. */
+const HOP_BY_HOP: ReadonlySet<string> = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
 
-const NO_BODY: BodyRead = { kind: "complete", bytes: undefined };
-const DECLARED_TOO_LARGE: BodyRead = { kind: "over-limit", bytes: undefined };
+/**
+ * The `Headers` of a raw `[name, value, ...]` list (node's `rawHeaders`), without hop-by-hop ones
+ * and values fetch refuses (obs-text that node accepts).
+ * @param raw - the list
+ */
+export function headersOf(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) {
+    if (HOP_BY_HOP.has(raw[i]!.toLowerCase())) continue;
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {}
+  }
+  return headers;
+}
 
 /**
  * Whether the request announces a body (HTTP/1.1: a non-zero Content-Length or a Transfer-Encoding).
@@ -30,8 +36,8 @@ export function announcesBody(request: IncomingMessage): boolean {
 }
 
 /**
- * Whether the request declares a body larger than the cap in its Content-Length, so that it can be
- * refused before a single byte is read (and before `100 Continue` is sent).
+ * Whether the request's Content-Length is over the cap, so that it is refused before a byte is
+ * read (and before `100 Continue`).
  * @param request - the incoming request
  */
 export function declaresTooLargeBody(request: IncomingMessage): boolean {
@@ -42,37 +48,26 @@ export function declaresTooLargeBody(request: IncomingMessage): boolean {
 /**
  * Reads a request body, never more than {@link MAX_BODY_BYTES} + one chunk.
  * @param request - the incoming request; left paused when the body is over the cap
- * @returns the body, the part read of a body over the cap, or `aborted`
+ * @returns the body (empty without one), or null when it is over the cap; rejects when the client went away first
  */
-export function readBody(request: IncomingMessage): MaybePromise<BodyRead> {
-  if (!announcesBody(request)) return NO_BODY;
-  if (declaresTooLargeBody(request)) return DECLARED_TOO_LARGE;
-  return new Promise((resolve) => {
-    // One settlement; events after it (the `close` that follows `end`, data after a pause) are
-    // ignored, so no listener has to be removed: the request object is dropped with its answer.
-    let settled = false;
-    let first: Buffer | undefined;
-    let more: Buffer[] | undefined;
+export async function readBody(request: IncomingMessage): Promise<Uint8Array | null> {
+  if (!announcesBody(request)) return new Uint8Array(0);
+  if (declaresTooLargeBody(request)) return null;
+  return new Promise((resolve, reject) => {
+    // A promise settles once: what comes after (the `close` after `end`, the rest of a body over
+    // the cap that a lingering close reads) changes nothing, and no listener has to be removed.
+    const chunks: Buffer[] = [];
     let size = 0;
-    const bytes = () => (more === undefined ? first : Buffer.concat(more, size));
-    const settle = (result: BodyRead) => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
     request.on("data", (chunk: Buffer) => {
-      if (settled) return;
-      if (first === undefined) first = chunk;
-      else (more ??= [first]).push(chunk);
+      if (size > MAX_BODY_BYTES) return;
+      chunks.push(chunk);
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) return;
       request.pause();
-      settle({ kind: "over-limit", bytes: bytes() });
+      resolve(null);
     });
-    request.on("end", () => settle({ kind: "complete", bytes: bytes() }));
-    request.on("error", () => settle({ kind: "aborted" }));
-    request.on("close", () => {
-      if (!request.complete) settle({ kind: "aborted" });
-    });
+    request.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    request.on("error", reject);
+    request.on("close", () => request.complete || reject(new Error("the client went away before its body ended")));
   });
 }

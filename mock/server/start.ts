@@ -1,20 +1,20 @@
 /**
  * `startMockServer`: the mock as a real HTTP server on `node:http`, for integrators in any
- * language. An API request goes `node:http` → the mock's pipeline (a light request: method, path,
- * headers, bytes) → one write: no undici `Request` or `Response`, no MSW, no interception.
+ * language: the mock's one handler (with the console's routes and the server's `Host` and
+ * `Origin` checks) behind the Node adapter, and real webhook delivery.
  * @module
  */
-import { createServer, type Server } from "node:http";
+import { once } from "node:events";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { consoleRoutes } from "../console/handler.js";
 import { createMockApi, type MockApi, type MockApiOptions, type MockState } from "../core.js";
 import { coreOf } from "../create-mock-api.js";
-import { problem, toResponse } from "../http/reply.js";
-import { createServerApp } from "./app.js";
+import { createExposure, type ExposureOptions } from "../pipeline/exposure.js";
+import type { AnsweredRequest } from "../pipeline/handler.js";
 import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
-import { createExposure, type ExposureOptions } from "./exposure.js";
-import { type AnsweredRequest, createNodeHandler } from "./node-handler.js";
+import { nodeListener } from "./node.js";
 import { createRawAnswerer } from "./raw-requests.js";
-import { declaresTooLargeBody } from "./read-body.js";
 
 /** The port the server listens on when none is given. */
 export const DEFAULT_PORT = 4010;
@@ -37,9 +37,9 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly fixtures?: (state: MockState, server: { readonly url: string }) => void;
   /**
    * Webhook delivery. By default the server POSTs every due delivery to its subscription's URL
-   * (at most 8 at once, 15 s per attempt, the real retry
-   * schedule). `deliver: false` records events without sending; `timeScale: 3600` runs an hour of
-   * the retry schedule per second; `onAttempt` sees each attempt as it ends.
+   * (at most 8 at once, 15 s per attempt, the real retry schedule). `deliver: false` records
+   * events without sending; `timeScale: 3600` runs an hour of the retry schedule per second;
+   * `onAttempt` sees each attempt as it ends.
    */
   readonly webhooks?: ServerWebhookOptions;
   /** Default `4010`; `0` picks a free port. */
@@ -48,8 +48,6 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly host?: string;
   /** Every API request is answered this many milliseconds late (default 0). */
   readonly latencyMs?: number;
-  /** How many answered requests `api.requests` and `/__mock/requests` keep (default 10,000, the latest). */
-  readonly retainedRequests?: number;
   /** Called once per answered request (method, path without query, status, duration); never sees a header. */
   readonly onRequest?: (request: AnsweredRequest) => void;
 }
@@ -70,21 +68,6 @@ export interface MockServer {
 function originOf(host: string, port: number): string {
   const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
   return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-/** The answer to a request fetch cannot represent (e.g. method TRACE): a 400 problem. */
-function unreadable(requestId: string): Response {
-  return toResponse(problem(requestId, "invalid_request", "The request could not be read (unsupported method or malformed target)."), requestId);
 }
 
 /**
@@ -112,7 +95,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     port = DEFAULT_PORT,
     host = DEFAULT_HOST,
     latencyMs = 0,
-    retainedRequests,
     onRequest,
     fixtures,
     webhooks,
@@ -122,58 +104,42 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
   const exposure = createExposure({ ...(allowedHosts && { allowedHosts }), ...(corsOrigins && { corsOrigins }) }, host);
+  const delivery = createDeliveryLoop(webhooks);
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
-  const bound = await listen(server, port, host);
+  await once(server.listen(port, host), "listening"); // rejects with the listen error (EADDRINUSE, ...)
+  const bound = (server.address() as AddressInfo).port;
   const url = originOf(host, bound);
-  let app: ReturnType<typeof createServerApp>;
-  let delivery: ReturnType<typeof createDeliveryLoop>;
+  let api: MockApi;
   try {
-    delivery = createDeliveryLoop(webhooks);
-    const core = createMockApi({
+    api = createMockApi({
       ...mockOptions,
       baseUrl: url,
       webhooks: delivery.mockOptions,
-      ...(retainedRequests !== undefined && { retainedRequests }),
       ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url }) }),
-    });
-    app = createServerApp(core, {
-      latencyMs,
-      serverUrl: url,
-      ...(mockOptions.now !== undefined && { now: mockOptions.now }),
     });
   } catch (error) {
     server.close();
     throw error;
   }
-  delivery.start(
-    () => app.api.webhooks.runDue(),
-    () => app.api.webhooks.inFlight(),
-  );
-  const { newRequestId, record, nowMs } = coreOf(app.api);
-  const listener = createNodeHandler({
-    origin: url,
-    handle: app.handle,
-    answer: app.answer,
-    unreadable: () => unreadable(newRequestId()),
-    newRequestId,
-    onAnswered: onRequest,
+  delivery.start(api.webhooks);
+  const core = coreOf(api);
+  const handler = core.createHandler({
+    routes: consoleRoutes(api, core),
     exposure,
-    record,
-    nowMs,
+    latencyMs,
+    ...(onRequest !== undefined && { onAnswered: onRequest }),
   });
+  const listener = nodeListener(handler);
   server.on("request", listener);
-  const raw = createRawAnswerer({ origin: url, handle: app.handle, newRequestId, exposure });
+  // Expect: 100-continue: the listener sends `100 Continue` only if a route asks for the body.
+  server.on("checkContinue", listener);
+  const raw = createRawAnswerer(handler, core.newRequestId);
   server.on("clientError", raw.clientError);
   server.on("connect", raw.connect);
-  // A body declared over the cap is refused before `100 Continue`: the client never sends it.
-  server.on("checkContinue", (request, response) => {
-    if (!declaresTooLargeBody(request)) response.writeContinue();
-    listener(request, response);
-  });
   return {
     url,
     port: bound,
-    api: app.api,
+    api,
     close: () =>
       new Promise((resolve) => {
         delivery.stop();

@@ -2,7 +2,7 @@
  * `api.state`: drive and inspect the mock's data from a test, with the API's own validation.
  * @module
  */
-import type { MockStateError } from "../errors.js";
+import type { MockStateError } from "../lib/errors.js";
 import { type PageGroupsApi, type PagesApi, type PageVersionsApi, pageGroupsApi, pagesApi, pageVersionsApi } from "./pages-api.js";
 import { type ProspectLogsApi, type ProspectsApi, prospectLogsApi, prospectsApi } from "./prospects-api.js";
 import { snapshotStore } from "./snapshot.js";

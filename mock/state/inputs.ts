@@ -49,25 +49,19 @@ export const PageGroupInput = z.strictObject({ tenantId, id: z.optional(OpaqueId
 export type PageGroupInput = z.input<typeof PageGroupInput>;
 
 const { customName, computedName, supplementaryContext } = Page.shape;
-
-/** `state.pages.create` input; without `pageGroupId` a new group is created for the page. */
-export const PageInput = z.strictObject({
-  tenantId,
-  id: z.optional(OpaqueId),
-  pageGroupId: z.optional(OpaqueId),
+const pageNames = {
   customName: z.optional(customName),
   computedName: z.optional(computedName),
   supplementaryContext: z.optional(supplementaryContext),
-});
+};
+
+/** `state.pages.create` input; without `pageGroupId` a new group is created for the page. */
+export const PageInput = z.strictObject({ tenantId, id: z.optional(OpaqueId), pageGroupId: z.optional(OpaqueId), ...pageNames });
 /** What `state.pages.create` takes. */
 export type PageInput = z.input<typeof PageInput>;
 
 /** `state.pages.update` input. */
-export const PageUpdateInput = z.strictObject({
-  customName: z.optional(customName),
-  computedName: z.optional(computedName),
-  supplementaryContext: z.optional(supplementaryContext),
-});
+export const PageUpdateInput = z.strictObject(pageNames);
 /** What `state.pages.update` takes. */
 export type PageUpdateInput = z.input<typeof PageUpdateInput>;
 

@@ -4,13 +4,12 @@
  * @module
  */
 import type { Page } from "../../src/schemas/index.js";
-import { MockStateError } from "../errors.js";
 import { PageGroupInput, PageInput, PageUpdateInput, PageVersionInput, ProcessInput, type TenantOption } from "./inputs.js";
 import { createVersion, pageView, processVersion, publishVersion } from "./pages.js";
 import type { PageGroupRecord, PageRecord, PageVersionRecord } from "./records.js";
-import { type Store, tenantFor, timestamp } from "./store.js";
+import { readers, type Store, tenantFor, timestamp } from "./store.js";
 import { storePage, type TenantData } from "./tenant-data.js";
-import { assertFreeId, parseOrThrow } from "./validate.js";
+import { existing, parseNew, parseOrThrow } from "./validate.js";
 
 /** The computed name of a page whose versions were never processed, unless one is given. */
 export const DEFAULT_COMPUTED_NAME = "Untitled page";
@@ -64,12 +63,6 @@ export interface PageVersionsApi {
   list(input: TenantOption & { readonly pageId: string }): PageVersionRecord[];
 }
 
-function existing<T>(collection: ReadonlyMap<string, T>, id: string, what: string): T {
-  const record = collection.get(id);
-  if (record === undefined) throw new MockStateError(`no ${what} ${JSON.stringify(id)}`);
-  return record;
-}
-
 function addGroup(store: Store, tenant: TenantData, id: string | undefined): PageGroupRecord {
   const group: PageGroupRecord = { id: id ?? store.newId("pagegroup"), tenantId: tenant.record.id, createdAt: timestamp(store) };
   tenant.pageGroups.set(group.id, group);
@@ -77,9 +70,7 @@ function addGroup(store: Store, tenant: TenantData, id: string | undefined): Pag
 }
 
 function createPage(store: Store, input: unknown): PageRecord {
-  const parsed = parseOrThrow(PageInput, input, "a page");
-  const tenant = tenantFor(store, parsed.tenantId);
-  if (parsed.id !== undefined) assertFreeId(tenant.pages, parsed.id, "a page");
+  const { parsed, tenant } = parseNew(store, PageInput, input, "a page", (t) => t.pages);
   if (parsed.pageGroupId !== undefined) existing(tenant.pageGroups, parsed.pageGroupId, "page group");
   const group = parsed.pageGroupId ?? addGroup(store, tenant, undefined).id;
   const page: PageRecord = {
@@ -102,22 +93,15 @@ export function pageGroupsApi(current: () => Store): PageGroupsApi {
   return {
     create(input = {}) {
       const store = current();
-      const { tenantId, id } = parseOrThrow(PageGroupInput, input, "a page group");
-      const tenant = tenantFor(store, tenantId);
-      if (id !== undefined) assertFreeId(tenant.pageGroups, id, "a page group");
-      return { ...addGroup(store, tenant, id) };
+      const { parsed, tenant } = parseNew(store, PageGroupInput, input, "a page group", (t) => t.pageGroups);
+      return { ...addGroup(store, tenant, parsed.id) };
     },
-    get: (id, options = {}) => {
-      const group = tenantFor(current(), options.tenantId).pageGroups.get(id);
-      return group && { ...group };
-    },
-    list: (options = {}) => [...tenantFor(current(), options.tenantId).pageGroups.values()].map((g) => ({ ...g })),
+    ...readers(current, (tenant) => tenant.pageGroups),
   };
 }
 
 /** Builds `state.pages` over the current store. */
 export function pagesApi(current: () => Store): PagesApi {
-  const lookup = (id: string, options: TenantOption) => tenantFor(current(), options.tenantId).pages.get(id);
   return {
     create: (input = {}) => createPage(current(), input),
     update(id, changes, options = {}) {
@@ -128,13 +112,11 @@ export function pagesApi(current: () => Store): PagesApi {
       if (parsed.supplementaryContext !== undefined) page.supplementaryContext = parsed.supplementaryContext;
       return { ...page };
     },
-    get: (id, options = {}) => {
-      const page = lookup(id, options);
-      return page && { ...page };
-    },
+    get: readers(current, (tenant) => tenant.pages).get,
     view: (id, options = {}) => {
-      const page = lookup(id, options);
-      return page && pageView(tenantFor(current(), options.tenantId), page);
+      const tenant = tenantFor(current(), options.tenantId);
+      const page = tenant.pages.get(id);
+      return page && pageView(tenant, page);
     },
     list(options = {}) {
       const tenant = tenantFor(current(), options.tenantId);
@@ -153,10 +135,8 @@ export function pageVersionsApi(current: () => Store): PageVersionsApi {
   return {
     create(input) {
       const store = current();
-      const { tenantId, id, pageId } = parseOrThrow(PageVersionInput, input, "a page version");
-      const tenant = tenantFor(store, tenantId);
-      if (id !== undefined) assertFreeId(tenant.pageVersions, id, "a page version");
-      return { ...createVersion(store, tenant, existing(tenant.pages, pageId, "page"), id) };
+      const { parsed, tenant } = parseNew(store, PageVersionInput, input, "a page version", (t) => t.pageVersions);
+      return { ...createVersion(store, tenant, existing(tenant.pages, parsed.pageId, "page"), parsed.id) };
     },
     process(id, input, options = {}) {
       const { computedName } = parseOrThrow(ProcessInput, input, "a processed page version");
@@ -169,10 +149,7 @@ export function pageVersionsApi(current: () => Store): PageVersionsApi {
       publishVersion(current(), found.tenant, found.version);
       return { ...found.version };
     },
-    get: (id, options = {}) => {
-      const found = tenantFor(current(), options.tenantId).pageVersions.get(id);
-      return found && { ...found };
-    },
+    get: readers(current, (tenant) => tenant.pageVersions).get,
     list(input) {
       const tenant = tenantFor(current(), input.tenantId);
       return (tenant.versionsByPage.get(input.pageId) ?? []).map((id) => ({ ...tenant.pageVersions.get(id)! }));

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Page } from "../../src/schemas/index.js";
-import { MockStateError } from "../errors.js";
+import { MockStateError } from "../lib/errors.js";
 import type { PageRecord, PageVersionRecord } from "./records.js";
 import { type Store, timestamp } from "./store.js";
 import { storeVersion, type TenantData } from "./tenant-data.js";

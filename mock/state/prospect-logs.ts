@@ -1,37 +1,67 @@
 /**
  * Creating a prospect log entry: the one implementation behind both `POST /v0/prospect_logs` and
- * `state.prospectLogs.create`. Validation and the idempotency decision happen first and write
- * nothing; only `commit` writes, and it cannot fail on input.
+ * `state.prospectLogs.create`, with its idempotency keys (docs/behaviour.md, "Idempotency":
+ * scoped to (tenant, key), kept 24 hours, compared by a fingerprint of the body after defaults).
+ * Validation and the idempotency claim happen first and write nothing; only `write` writes, and
+ * it cannot fail on input.
  * @module
  */
 import { type FieldError, type ProspectLog, ProspectLogCreate, type ProspectLogCreateParsed, toFieldErrors } from "../../src/schemas/index.js";
-import { fingerprint } from "../canonical-json.js";
-import { formatTimestamp } from "../clock.js";
-import { claim, complete, type IdempotencyDecision, peek, release } from "./idempotency.js";
+import { fingerprint } from "../lib/canonical-json.js";
+import { formatTimestamp } from "../lib/clock.js";
 import { insertProspect, resolveProspect } from "./prospects.js";
 import type { ProspectLogRecord } from "./records.js";
 import type { Store } from "./store.js";
-import { storeLog, type TenantData } from "./tenant-data.js";
+import { type IdempotencyEntry, storeLog, type TenantData } from "./tenant-data.js";
 
-/** What a create request gets: refused, answered from its idempotency key, or created. */
-export type ProspectLogDecision =
+/** How long a key is remembered after its request completed: 24 hours. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Why a create request is answered without a write: invalid, or settled by its idempotency key. */
+export type ProspectLogRefusal =
   | { kind: "invalid"; errors: FieldError[] }
   | { kind: "replay"; result: ProspectLog }
   | { kind: "in-progress" }
-  | { kind: "reused" }
-  | { kind: "created"; result: ProspectLog };
+  | { kind: "reused" };
 
 /**
- * A validated create request. `early` is its answer when that is already known (invalid, or
- * settled by its idempotency key). Otherwise `hold` claims the key when the answer will wait
- * (injected latency), so a concurrent request with the same key gets 409 meanwhile, and `commit`
- * claims it (unless held) and writes. Claiming decides and reserves in one step, so two requests
- * with one key can never both be told "new", whatever awaits lie between them.
+ * A create request validated and cleared to write, its idempotency key (if any) claimed: a
+ * concurrent request with the same key gets 409 until `release`. Call `write` once, then
+ * `release` (in a `finally`): a key whose request ended without writing is freed for a retry.
  */
-export interface PreparedProspectLog {
-  readonly early: Exclude<ProspectLogDecision, { kind: "created" }> | null;
-  hold(): void;
-  commit(): ProspectLogDecision;
+export interface ClaimedProspectLog {
+  readonly kind: "claimed";
+  write(): ProspectLog;
+  release(): void;
+}
+
+/** A request settled by its idempotency key alone. */
+type KeySettled = Exclude<ProspectLogRefusal, { kind: "invalid" }>;
+
+function expired(entry: IdempotencyEntry, nowMs: number): boolean {
+  return entry.result !== null && nowMs - entry.storedAtMs >= IDEMPOTENCY_WINDOW_MS;
+}
+
+/**
+ * What a request with `key` and body `fingerprint` gets: the stored response, 409 (the first
+ * request is still in flight, same body), 422 (a different body), or a fresh entry, reserved (in
+ * flight) before this returns. Expired keys are forgotten first, from the oldest end, stopping at
+ * the first live one: each key is removed once, so the cost per request stays constant.
+ */
+function claimKey(tenant: TenantData, key: string, fingerprint: string, nowMs: number): KeySettled | IdempotencyEntry {
+  for (const [stored, entry] of tenant.idempotency) {
+    if (!expired(entry, nowMs)) break;
+    tenant.idempotency.delete(stored);
+  }
+  const entry = tenant.idempotency.get(key);
+  if (entry !== undefined && !expired(entry, nowMs)) {
+    if (entry.fingerprint !== fingerprint) return { kind: "reused" };
+    return entry.result === null ? { kind: "in-progress" } : { kind: "replay", result: entry.result };
+  }
+  const fresh: IdempotencyEntry = { fingerprint, result: null, storedAtMs: nowMs };
+  tenant.idempotency.delete(key); // an expired entry moves to the young end
+  tenant.idempotency.set(key, fresh);
+  return fresh;
 }
 
 function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreateParsed): ProspectLog {
@@ -61,42 +91,32 @@ function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreatePa
 }
 
 /**
- * Validates a create request and settles what its idempotency key already decides, writing nothing.
+ * Validates a create request and claims its idempotency key in one synchronous step (no await,
+ * latency or adapter can slip a second request with the same key in between, so two requests
+ * with one key never both write), writing nothing yet.
  * @param body - the parsed JSON body, as received
- * @returns the early answer, or the `commit` that writes the log
+ * @returns why it is answered without a write, or the claim that writes it
  */
-export function prepareProspectLog(store: Store, tenant: TenantData, body: unknown): PreparedProspectLog {
+export function claimProspectLog(store: Store, tenant: TenantData, body: unknown): ProspectLogRefusal | ClaimedProspectLog {
   const parsed = ProspectLogCreate.safeParse(body);
-  const none = () => {
-    throw new TypeError("prepareProspectLog: nothing to commit");
-  };
-  if (!parsed.success) return { early: { kind: "invalid", errors: toFieldErrors(parsed.error.issues, body) }, hold: none, commit: none };
+  if (!parsed.success) return { kind: "invalid", errors: toFieldErrors(parsed.error.issues, body) };
   const request = parsed.data;
   const key = request.idempotencyKey;
-  const print = key === undefined ? "" : fingerprint(request);
-  const claimNow = (): IdempotencyDecision | null => (key === undefined ? null : claim(tenant, key, print, store.nowMs()));
-  const first = key === undefined ? null : peek(tenant, key, print, store.nowMs());
-  if (first !== null && first.kind !== "new") return { early: first, hold: none, commit: none };
-
-  let held: IdempotencyDecision | null | undefined;
+  const entry = key === undefined ? null : claimKey(tenant, key, fingerprint(request), store.nowMs());
+  if (entry !== null && "kind" in entry) return entry;
   return {
-    early: null,
-    hold() {
-      if (held === undefined) held = claimNow();
-    },
-    commit() {
-      const decision = held === undefined ? claimNow() : held;
-      held = undefined;
-      if (decision !== null && decision.kind !== "new") return decision;
-      const entry = decision?.entry ?? null;
-      try {
-        const result = writeLog(store, tenant, request);
-        if (entry !== null) complete(entry, result, store.nowMs());
-        return { kind: "created", result };
-      } catch (error) {
-        if (entry !== null && key !== undefined) release(tenant, key, entry);
-        throw error;
+    kind: "claimed",
+    write() {
+      const result = writeLog(store, tenant, request);
+      if (entry !== null) {
+        entry.result = result;
+        entry.storedAtMs = store.nowMs(); // the 24 hours start now
       }
+      return result;
+    },
+    release() {
+      // A key whose request ended without a response to replay is freed.
+      if (entry?.result === null && tenant.idempotency.get(key!) === entry) tenant.idempotency.delete(key!);
     },
   };
 }

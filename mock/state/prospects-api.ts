@@ -4,14 +4,14 @@
  * @module
  */
 import type { ProspectLog, ProspectLogCreate } from "../../src/schemas/index.js";
-import { MockStateError } from "../errors.js";
+import { MockStateError } from "../lib/errors.js";
 import { IdentifierInput, ProspectInput, type TenantOption } from "./inputs.js";
-import { prepareProspectLog } from "./prospect-logs.js";
-import { findByIdentifier, gainIdentifiers, identifiersHeldByOthers, insertProspect } from "./prospects.js";
+import { claimProspectLog } from "./prospect-logs.js";
+import { findByIdentifier, gainIdentifiers, identifiersHeld, insertProspect } from "./prospects.js";
 import type { ProspectLogRecord, ProspectRecord } from "./records.js";
-import { type Store, tenantFor, timestamp } from "./store.js";
+import { readers, type Store, tenantFor, timestamp } from "./store.js";
 import { compactList } from "./tenant-data.js";
-import { assertFreeId, parseOrThrow } from "./validate.js";
+import { parseNew, parseOrThrow } from "./validate.js";
 
 /** Prospects of a tenant. */
 export interface ProspectsApi {
@@ -48,13 +48,10 @@ export interface ProspectLogsApi {
   list(options?: TenantOption & { readonly prospectId?: string }): ProspectLogRecord[];
 }
 
-const copy = <T extends object>(record: T | undefined): T | undefined => record && { ...record };
-
 function createProspect(store: Store, input: unknown): ProspectRecord {
-  const { tenantId, id, ...identifiers } = parseOrThrow(ProspectInput, input, "a prospect");
-  const tenant = tenantFor(store, tenantId);
-  if (id !== undefined) assertFreeId(tenant.prospects, id, "a prospect");
-  const taken = identifiersHeldByOthers(tenant, null, identifiers);
+  const { parsed, tenant } = parseNew(store, ProspectInput, input, "a prospect", (t) => t.prospects);
+  const { tenantId: _tenantId, id, ...identifiers } = parsed;
+  const taken = identifiersHeld(tenant, identifiers);
   if (taken.length > 0) {
     throw new MockStateError(
       "refused to store a prospect",
@@ -70,18 +67,21 @@ function createLog(store: Store, input: ProspectLogCreate & TenantOption): Prosp
   let body: unknown = input;
   let tenantId: string | undefined;
   if (typeof input === "object" && input !== null) ({ tenantId, ...body } = input);
-  const prepared = prepareProspectLog(store, tenantFor(store, tenantId), body);
-  const decision = prepared.early ?? prepared.commit();
-  switch (decision.kind) {
-    case "created":
-      return decision.result;
+  const claimed = claimProspectLog(store, tenantFor(store, tenantId), body);
+  switch (claimed.kind) {
+    case "claimed":
+      try {
+        return claimed.write();
+      } finally {
+        claimed.release();
+      }
     case "replay":
-      return { ...decision.result };
+      return { ...claimed.result };
     case "invalid":
-      throw new MockStateError("refused to store a prospect log", decision.errors);
+      throw new MockStateError("refused to store a prospect log", claimed.errors);
     default:
       throw new MockStateError(
-        `refused to store a prospect log: the idempotency key ${decision.kind === "reused" ? "was used with another body" : "is in flight"}`,
+        `refused to store a prospect log: the idempotency key ${claimed.kind === "reused" ? "was used with another body" : "is in flight"}`,
       );
   }
 }
@@ -90,23 +90,24 @@ function createLog(store: Store, input: ProspectLogCreate & TenantOption): Prosp
 export function prospectsApi(current: () => Store): ProspectsApi {
   return {
     create: (input = {}) => createProspect(current(), input),
-    get: (id, options = {}) => copy(tenantFor(current(), options.tenantId).prospects.get(id)),
-    list: (options = {}) => [...tenantFor(current(), options.tenantId).prospects.values()].map((p) => ({ ...p })),
+    ...readers(current, (tenant) => tenant.prospects),
     findByIdentifier(query) {
       const { tenantId, ...identifier } = parseOrThrow(IdentifierInput, query, "a lookup");
-      return copy(findByIdentifier(tenantFor(current(), tenantId), identifier));
+      const found = findByIdentifier(tenantFor(current(), tenantId), identifier);
+      return found && { ...found };
     },
   };
 }
 
 /** Builds `state.prospectLogs` over the current store. */
 export function prospectLogsApi(current: () => Store): ProspectLogsApi {
+  const logs = readers(current, (tenant) => tenant.logs);
   return {
     create: (input) => createLog(current(), input),
-    get: (id, options = {}) => copy(tenantFor(current(), options.tenantId).logs.get(id)),
+    get: logs.get,
     list(options = {}) {
+      if (options.prospectId === undefined) return logs.list(options);
       const tenant = tenantFor(current(), options.tenantId);
-      if (options.prospectId === undefined) return [...tenant.logs.values()].map((log) => ({ ...log }));
       return compactList(tenant.logsByProspect.get(options.prospectId)).map((id) => ({ ...tenant.logs.get(id)! }));
     },
   };

@@ -7,17 +7,14 @@ import { normaliseLinkedinUrl } from "./linkedin.js";
 import type { ProspectRecord } from "./records.js";
 import type { TenantData } from "./tenant-data.js";
 
-/** The identifiers and name a request may carry. */
+/** The identifiers and name a request (or a stored prospect: `null` is none) may carry. */
 export interface ProspectIdentifiers {
   readonly prospectId?: string | undefined;
-  readonly email?: string | undefined;
-  readonly phoneNumber?: string | undefined;
-  readonly linkedinProfileUrl?: string | undefined;
-  readonly name?: string | undefined;
+  readonly email?: string | null | undefined;
+  readonly phoneNumber?: string | null | undefined;
+  readonly linkedinProfileUrl?: string | null | undefined;
+  readonly name?: string | null | undefined;
 }
-
-/** One identifier that can find a prospect; exactly one field is given. */
-export type IdentifierQuery = { email: string } | { phoneNumber: string } | { linkedinProfileUrl: string };
 
 type IdentifierField = "email" | "phoneNumber" | "linkedinProfileUrl";
 
@@ -32,38 +29,27 @@ const IDENTIFIERS: readonly {
   { field: "linkedinProfileUrl", index: (t) => t.prospectsByLinkedin, key: normaliseLinkedinUrl },
 ];
 
-/**
- * The prospect holding one identifier, or undefined. Email is compared case-insensitively, the
- * phone number exactly, the LinkedIn URL after normalisation.
- */
-export function findByIdentifier(tenant: TenantData, query: IdentifierQuery): ProspectRecord | undefined {
-  for (const { field, index, key } of IDENTIFIERS) {
-    const value = (query as Partial<Record<IdentifierField, string>>)[field];
-    if (value !== undefined) return index(tenant).get(key(value));
-  }
-  return undefined;
+/** The prospect holding `value` of one identifier, or undefined. */
+function holderOf(tenant: TenantData, { index, key }: (typeof IDENTIFIERS)[number], value: string | null | undefined): ProspectRecord | undefined {
+  return value == null ? undefined : index(tenant).get(key(value));
 }
 
-/** The existing prospect that step 2 of resolution picks: the first identifier some prospect holds. */
-function matchExisting(tenant: TenantData, request: ProspectIdentifiers): ProspectRecord | undefined {
-  for (const { field, index, key } of IDENTIFIERS) {
-    const value = request[field];
-    const match = value === undefined ? undefined : index(tenant).get(key(value));
+/**
+ * The prospect holding the first of the request's identifiers that some prospect holds (step 2 of
+ * resolution; with one identifier, `state.prospects.findByIdentifier`), or undefined. Email is
+ * compared case-insensitively, the phone number exactly, the LinkedIn URL after normalisation.
+ */
+export function findByIdentifier(tenant: TenantData, request: ProspectIdentifiers): ProspectRecord | undefined {
+  for (const identifier of IDENTIFIERS) {
+    const match = holderOf(tenant, identifier, request[identifier.field]);
     if (match) return match;
   }
   return undefined;
 }
 
-/**
- * Which identifiers of `request` another prospect of the tenant already holds (those can never
- * be gained by `prospect`, and a seeded prospect may not claim them).
- */
-export function identifiersHeldByOthers(tenant: TenantData, prospect: ProspectRecord | null, request: ProspectIdentifiers): IdentifierField[] {
-  return IDENTIFIERS.filter(({ field, index, key }) => {
-    const value = request[field];
-    const holder = value === undefined ? undefined : index(tenant).get(key(value));
-    return holder !== undefined && holder !== prospect;
-  }).map(({ field }) => field);
+/** Which identifiers of `request` a prospect of the tenant already holds (a seeded prospect may not claim them). */
+export function identifiersHeld(tenant: TenantData, request: ProspectIdentifiers): IdentifierField[] {
+  return IDENTIFIERS.filter((identifier) => holderOf(tenant, identifier, request[identifier.field]) !== undefined).map(({ field }) => field);
 }
 
 /**
@@ -73,13 +59,13 @@ export function identifiersHeldByOthers(tenant: TenantData, prospect: ProspectRe
 export function gainIdentifiers(tenant: TenantData, prospect: ProspectRecord, request: ProspectIdentifiers): void {
   for (const { field, index, key } of IDENTIFIERS) {
     const value = request[field];
-    if (value === undefined || prospect[field] !== null) continue;
+    if (value == null || prospect[field] !== null) continue;
     const matching = key(value);
     if (index(tenant).has(matching)) continue;
     prospect[field] = value;
     index(tenant).set(matching, prospect);
   }
-  if (request.name !== undefined && prospect.name === null) prospect.name = request.name;
+  if (request.name != null && prospect.name === null) prospect.name = request.name;
 }
 
 /** Stores a new prospect without identifiers (they are added by {@link gainIdentifiers}). */
@@ -112,7 +98,7 @@ export function resolveProspect(
   request: ProspectIdentifiers,
   newProspect: (id: string | undefined) => ProspectRecord,
 ): { prospect: ProspectRecord; created: boolean } {
-  let prospect = request.prospectId === undefined ? matchExisting(tenant, request) : tenant.prospects.get(request.prospectId);
+  let prospect = request.prospectId === undefined ? findByIdentifier(tenant, request) : tenant.prospects.get(request.prospectId);
   const created = prospect === undefined;
   prospect ??= newProspect(request.prospectId);
   gainIdentifiers(tenant, prospect, request);

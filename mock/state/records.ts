@@ -12,7 +12,8 @@ export interface TenantRecord {
   readonly createdAt: string;
 }
 
-const nullableString = z.nullable(z.string());
+/** A string, or `null` when there is none. */
+export const nullableString = z.nullable(z.string());
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
 const WebhookSecret = z.string().check(z.regex(/^whsec_/));

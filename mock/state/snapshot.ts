@@ -1,13 +1,46 @@
 /**
- * A canonical text of the whole state, for byte-for-byte comparison: a rejected request must
- * leave it unchanged. API keys appear only as a count per tenant, never as themselves.
+ * The whole state as canonical text (`api.state.snapshot()`), for byte-for-byte comparison (a
+ * rejected request must leave it unchanged), and the way back: `persistState` restores one
+ * through the core. API keys appear only as a count per tenant, never as themselves.
  * @module
  */
-import { canonicalJson } from "../canonical-json.js";
+import * as z from "zod/mini";
+import { DateTime, OpaqueId, ProspectLog, toFieldErrors } from "../../src/schemas/index.js";
+import { canonicalJson } from "../lib/canonical-json.js";
+import { MockStateError } from "../lib/errors.js";
+import { gainIdentifiers, insertProspect } from "./prospects.js";
+import {
+  PageGroupRecordSchema,
+  PageRecordSchema,
+  PageVersionRecordSchema,
+  ProspectLogRecordSchema,
+  ProspectRecordSchema,
+  SubscriptionRecordSchema,
+} from "./records.js";
 import type { Store } from "./store.js";
+import { createTenantData, storeLog, storePage, storeVersion, type TenantData } from "./tenant-data.js";
+
+/** A snapshot: per tenant, its record, how many keys it has, and its records in insertion order. */
+const StateSnapshot = z.object({
+  defaultTenantId: z.nullable(OpaqueId),
+  tenants: z.array(
+    z.object({
+      tenant: z.object({ id: OpaqueId, createdAt: DateTime }),
+      apiKeyCount: z.int().check(z.gte(0)),
+      prospects: z.array(ProspectRecordSchema),
+      prospectLogs: z.array(ProspectLogRecordSchema),
+      idempotency: z.array(z.object({ key: z.string(), fingerprint: z.string(), result: z.nullable(ProspectLog), storedAtMs: z.number() })),
+      pageGroups: z.array(PageGroupRecordSchema),
+      pages: z.array(PageRecordSchema),
+      pageVersions: z.array(PageVersionRecordSchema),
+      webhookSubscriptions: z.array(SubscriptionRecordSchema),
+    }),
+  ),
+});
+type StateSnapshot = z.output<typeof StateSnapshot>;
 
 /** How many API keys each tenant has (a snapshot's only trace of the keys). */
-export function keyCountsOf(store: Store): Map<string, number> {
+function keyCountsOf(store: Store): Map<string, number> {
   const counts = new Map<string, number>();
   for (const tenantId of store.apiKeys.values()) counts.set(tenantId, (counts.get(tenantId) ?? 0) + 1);
   return counts;
@@ -31,4 +64,45 @@ export function snapshotStore(store: Store): string {
     webhookSubscriptions: [...tenant.subscriptions.values()],
   }));
   return canonicalJson({ defaultTenantId: store.defaultTenantId, tenants });
+}
+
+/** A tenant's data rebuilt from its part of a snapshot, stored and indexed by the same helpers the writes use. */
+function rebuild(store: Store, saved: StateSnapshot["tenants"][number]): TenantData {
+  const tenant = createTenantData(saved.tenant, store.registerId);
+  for (const prospect of saved.prospects) gainIdentifiers(tenant, insertProspect(tenant, prospect.id, prospect.createdAt), prospect);
+  for (const log of saved.prospectLogs) storeLog(tenant, log);
+  for (const { key, ...entry } of saved.idempotency) tenant.idempotency.set(key, entry);
+  for (const group of saved.pageGroups) tenant.pageGroups.set(group.id, group);
+  for (const page of saved.pages) storePage(tenant, page);
+  for (const version of saved.pageVersions) storeVersion(tenant, version);
+  for (const subscription of saved.webhookSubscriptions) tenant.subscriptions.set(subscription.id, subscription);
+  return tenant;
+}
+
+/**
+ * Replaces every tenant's data with the snapshot's. The snapshot must hold the store's own
+ * tenants (keys are never in a snapshot, so they stay the store's); nothing changes unless the
+ * whole snapshot is valid.
+ * @param text - a snapshot of a mock created with the same tenants and keys
+ * @throws {MockStateError} for text that is not such a snapshot
+ */
+export function restoreStore(store: Store, text: string): void {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new MockStateError("refused to restore the state: the snapshot is not JSON");
+  }
+  const parsed = StateSnapshot.safeParse(raw);
+  if (!parsed.success) throw new MockStateError("refused to restore the state", toFieldErrors(parsed.error.issues, raw));
+  // The records as parsed by JSON.parse, not zod's copies: a payload keeps every key it had (an own `__proto__` too).
+  const snapshot = raw as StateSnapshot;
+  const keyCounts = keyCountsOf(store);
+  const own = [...store.tenants.keys()].map((id) => `${id}:${keyCounts.get(id) ?? 0}`);
+  const saved = snapshot.tenants.map(({ tenant, apiKeyCount }) => `${tenant.id}:${apiKeyCount}`);
+  if (own.join("\n") !== saved.join("\n") || snapshot.defaultTenantId !== store.defaultTenantId) {
+    throw new MockStateError("refused to restore the state: the snapshot holds other tenants or API keys than this mock");
+  }
+  const tenants = snapshot.tenants.map((tenant) => rebuild(store, tenant));
+  for (const tenant of tenants) store.tenants.set(tenant.record.id, tenant);
 }

@@ -5,14 +5,15 @@
  * @module
  */
 import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
-import { type Clock, formatTimestamp, readClock } from "../clock.js";
-import { MockStateError } from "../errors.js";
-import { createIdFactory, type IdPrefix } from "../ids.js";
-import { createRandom, randomBytes, type Seed } from "../random.js";
+import { type Clock, formatTimestamp, readClock } from "../lib/clock.js";
+import { MockStateError } from "../lib/errors.js";
+import { createIdFactory, type IdPrefix } from "../lib/ids.js";
+import { createRandom, randomBytes, type Seed } from "../lib/random.js";
 import { webhookSecretFromBytes } from "../webhooks/index.js";
 import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
+import type { TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
-import { createTenantData, type TenantData } from "./tenant-data.js";
+import type { TenantData } from "./tenant-data.js";
 
 /** Random streams of one seed: each kind of value draws from its own, so they never shift each other. */
 export const STREAMS = { resources: 0, requests: 1, events: 2, secrets: 3 } as const;
@@ -20,54 +21,38 @@ export const STREAMS = { resources: 0, requests: 1, events: 2, secrets: 3 } as c
 /** Receives the webhook events that state changes cause (the mock's dispatcher), with the tenant they belong to. */
 export type EventSink = (kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookSubscriptionRecord[], tenantId: string) => WebhookEvent;
 
-/** The state and the services every write needs. */
-export interface Store {
-  readonly tenants: Map<string, TenantData>;
-  /** API key → tenant ID. */
-  readonly apiKeys: Map<string, string>;
-  /** Reports the ID of every record stored (tenants, API keys, every record): generated IDs skip them. */
-  readonly registerId: IdRegistry;
-  /** The tenant state helpers use when no `tenantId` is given: the first one created. */
-  defaultTenantId: string | null;
-  /** The clock, in epoch milliseconds. */
-  nowMs(): number;
-  /** A new ID with `prefix`, from the resource stream, for the time `atMs` (default: now); never a taken one. */
-  newId(prefix: IdPrefix, atMs?: number): string;
-  /** A new `event_` ID, from the event stream, for the current time; never a taken one. */
-  newEventId(): string;
-  /** A new `whsec_` secret from the secret stream. */
-  newSecret(): string;
-  /** Emits a webhook event to the tenant's subscriptions. @returns the event */
-  emit(tenant: TenantData, kind: WebhookEventKind, data: JsonObject): WebhookEvent;
-}
-
-/** What a store is built from. */
-export interface StoreConfig {
-  readonly clock: Clock;
-  readonly seed: Seed;
-  readonly sink: EventSink;
-}
-
-/** Creates an empty store. */
-export function createStore(config: StoreConfig): Store {
+/** Creates an empty store: the state and the services every write needs. */
+export function createStore(config: { readonly clock: Clock; readonly seed: Seed; readonly sink: EventSink }) {
   const ids = createIdFactory(createRandom(config.seed, STREAMS.resources));
   const eventIds = createIdFactory(createRandom(config.seed, STREAMS.events));
   // Each factory reserves only what it makes: `event_` IDs come from the event stream, every other stored ID from the resource stream.
   const registerId: IdRegistry = (id) => (id.startsWith("event_") ? eventIds : ids).reserve(id);
   const secrets = createRandom(config.seed, STREAMS.secrets);
-  const nowMs = () => readClock(config.clock);
+  const nowMs = (): number => readClock(config.clock);
   return {
-    tenants: new IdRegisteredMap(registerId),
-    apiKeys: new IdRegisteredMap(registerId),
+    tenants: new IdRegisteredMap<TenantData>(registerId),
+    /** API key → tenant ID. */
+    apiKeys: new IdRegisteredMap<string>(registerId),
+    /** Reports the ID of every record stored (tenants, API keys, every record): generated IDs skip them. */
     registerId,
-    defaultTenantId: null,
+    /** The tenant state helpers use when no `tenantId` is given: the first one created. */
+    defaultTenantId: null as string | null,
+    /** The clock, in epoch milliseconds. */
     nowMs,
-    newId: (prefix, atMs) => ids.next(prefix, atMs ?? nowMs()),
-    newEventId: () => eventIds.next("event", nowMs()),
-    newSecret: () => webhookSecretFromBytes(randomBytes(secrets, 24)),
-    emit: (tenant, kind, data) => config.sink(kind, data, [...tenant.subscriptions.values()], tenant.record.id),
+    /** A new ID with `prefix`, from the resource stream, for the time `atMs` (default: now); never a taken one. */
+    newId: (prefix: IdPrefix, atMs?: number): string => ids.next(prefix, atMs ?? nowMs()),
+    /** A new `event_` ID, from the event stream, for the current time; never a taken one. */
+    newEventId: (): string => eventIds.next("event", nowMs()),
+    /** A new `whsec_` secret from the secret stream. */
+    newSecret: (): string => webhookSecretFromBytes(randomBytes(secrets, 24)),
+    /** Emits a webhook event to the tenant's subscriptions. @returns the event */
+    emit: (tenant: TenantData, kind: WebhookEventKind, data: JsonObject): WebhookEvent =>
+      config.sink(kind, data, [...tenant.subscriptions.values()], tenant.record.id),
   };
 }
+
+/** The mock's state and the services every write needs. */
+export type Store = ReturnType<typeof createStore>;
 
 /** The current time as the API writes it. */
 export function timestamp(store: Store): string {
@@ -87,10 +72,22 @@ export function tenantFor(store: Store, tenantId: string | undefined): TenantDat
   );
 }
 
-/** Adds a new, empty tenant. */
-export function addTenant(store: Store, id: string): TenantData {
-  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId);
-  store.tenants.set(id, tenant);
-  store.defaultTenantId ??= id;
-  return tenant;
+/**
+ * The `get` and `list` of a state helper over one collection of the tenant: copies, so changing
+ * them changes nothing.
+ * @param copy - how a record is copied (default: its fields)
+ */
+export function readers<T extends object>(
+  current: () => Store,
+  collection: (tenant: TenantData) => ReadonlyMap<string, T>,
+  copy: (record: T) => T = (record) => ({ ...record }),
+) {
+  const of = (options: TenantOption = {}) => collection(tenantFor(current(), options.tenantId));
+  return {
+    get(id: string, options?: TenantOption): T | undefined {
+      const record = of(options).get(id);
+      return record && copy(record);
+    },
+    list: (options?: TenantOption): T[] => [...of(options).values()].map(copy),
+  };
 }

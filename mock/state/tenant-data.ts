@@ -25,53 +25,38 @@ export interface IdempotencyEntry {
   storedAtMs: number;
 }
 
-/** One tenant's data and its indexes. */
-export interface TenantData {
-  readonly record: TenantRecord;
-  readonly prospects: Map<string, ProspectRecord>;
-  /** By lower-cased email. */
-  readonly prospectsByEmail: Map<string, ProspectRecord>;
-  /** By exact phone number. */
-  readonly prospectsByPhone: Map<string, ProspectRecord>;
-  /** By normalised LinkedIn profile URL. */
-  readonly prospectsByLinkedin: Map<string, ProspectRecord>;
-  readonly logs: Map<string, ProspectLogRecord>;
-  /** Log IDs of each prospect, oldest first: a lone ID is kept bare, not in a list (see {@link appendCompact}). */
-  readonly logsByProspect: Map<string, string | string[]>;
-  /** By idempotency key; insertion order is (roughly) time order, which expiry relies on. */
-  readonly idempotency: Map<string, IdempotencyEntry>;
-  readonly pageGroups: Map<string, PageGroupRecord>;
-  /** Page IDs of each page group, oldest first. */
-  readonly pagesByGroup: Map<string, string[]>;
-  readonly pages: Map<string, PageRecord>;
-  readonly pageVersions: Map<string, PageVersionRecord>;
-  /** Version IDs of each page, by version number. */
-  readonly versionsByPage: Map<string, string[]>;
-  readonly subscriptions: Map<string, WebhookSubscriptionRecord>;
-}
-
 /**
  * An empty tenant.
  * @param registry - where every record collection reports the IDs it stores (the store's ID factories reserve them)
  */
-export function createTenantData(record: TenantRecord, registry: IdRegistry): TenantData {
+export function createTenantData(record: TenantRecord, registry: IdRegistry) {
   return {
     record,
-    prospects: new IdRegisteredMap(registry),
-    prospectsByEmail: new Map(),
-    prospectsByPhone: new Map(),
-    prospectsByLinkedin: new Map(),
-    logs: new IdRegisteredMap(registry),
-    logsByProspect: new Map(),
-    idempotency: new Map(),
-    pageGroups: new IdRegisteredMap(registry),
-    pagesByGroup: new Map(),
-    pages: new IdRegisteredMap(registry),
-    pageVersions: new IdRegisteredMap(registry),
-    versionsByPage: new Map(),
-    subscriptions: new IdRegisteredMap(registry),
-  };
+    prospects: new IdRegisteredMap<ProspectRecord>(registry),
+    /** By lower-cased email. */
+    prospectsByEmail: new Map<string, ProspectRecord>(),
+    /** By exact phone number. */
+    prospectsByPhone: new Map<string, ProspectRecord>(),
+    /** By normalised LinkedIn profile URL. */
+    prospectsByLinkedin: new Map<string, ProspectRecord>(),
+    logs: new IdRegisteredMap<ProspectLogRecord>(registry),
+    /** Log IDs of each prospect, oldest first: a lone ID is kept bare, not in a list (see {@link appendCompact}). */
+    logsByProspect: new Map<string, string | string[]>(),
+    /** By idempotency key; insertion order is (roughly) time order, which expiry relies on. */
+    idempotency: new Map<string, IdempotencyEntry>(),
+    pageGroups: new IdRegisteredMap<PageGroupRecord>(registry),
+    /** Page IDs of each page group, oldest first. */
+    pagesByGroup: new Map<string, string[]>(),
+    pages: new IdRegisteredMap<PageRecord>(registry),
+    pageVersions: new IdRegisteredMap<PageVersionRecord>(registry),
+    /** Version IDs of each page, by version number. */
+    versionsByPage: new Map<string, string[]>(),
+    subscriptions: new IdRegisteredMap<WebhookSubscriptionRecord>(registry),
+  } as const;
 }
+
+/** One tenant's data and its indexes. */
+export type TenantData = ReturnType<typeof createTenantData>;
 
 /**
  * Appends `value` under `key` in an index where most keys hold one value: a lone value is stored

@@ -4,25 +4,16 @@
  * `tenants-api.ts` builds `state.tenants` and `state.apiKeys` on these.
  * @module
  */
-import { MockStateError } from "../errors.js";
+import { MockStateError } from "../lib/errors.js";
 import { TenantInput } from "./inputs.js";
 import type { TenantRecord } from "./records.js";
-import { addTenant, type Store } from "./store.js";
+import { type Store, timestamp } from "./store.js";
+import { createTenantData } from "./tenant-data.js";
 import { assertFreeId, parseOrThrow } from "./validate.js";
 
 /**
- * Issues a key to a tenant.
- * @throws {MockStateError} when the key is already issued
- */
-export function addKey(store: Store, key: string, tenantId: string): void {
-  if (store.apiKeys.has(key)) {
-    throw new MockStateError("refused to store an API key", [{ pointer: "/key", code: "duplicate", detail: "the key is already issued" }]);
-  }
-  store.apiKeys.set(key, tenantId);
-}
-
-/**
- * Creates a tenant with keys, validated first so nothing is stored when any part is invalid.
+ * Creates a tenant with keys, validated first so nothing is stored when any part is invalid. The
+ * first tenant becomes the default one.
  * @throws {MockStateError} for an invalid or taken ID or key
  */
 export function createTenant(store: Store, input: unknown): TenantRecord {
@@ -34,7 +25,9 @@ export function createTenant(store: Store, input: unknown): TenantRecord {
       { pointer: "/apiKeys", code: "duplicate", detail: "a key is listed twice or already issued" },
     ]);
   }
-  const tenant = addTenant(store, id);
-  for (const key of keys) addKey(store, key, id);
+  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId);
+  store.tenants.set(id, tenant);
+  store.defaultTenantId ??= id;
+  for (const key of keys) store.apiKeys.set(key, id);
   return { ...tenant.record };
 }

@@ -6,12 +6,11 @@
 
 import type { WebhookEvent } from "../../src/schemas/index.js";
 import { type WebhookSubscriptionUpdate as Update, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
-import { formatTimestamp } from "../clock.js";
-import { MockStateError } from "../errors.js";
+import { formatTimestamp } from "../lib/clock.js";
 import { type FORM_EVENT_KINDS, FormEventInput, SubscriptionInput, type TenantOption } from "./inputs.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
-import { type Store, tenantFor, timestamp } from "./store.js";
-import { assertFreeId, parseOrThrow } from "./validate.js";
+import { readers, type Store, tenantFor, timestamp } from "./store.js";
+import { existing, parseNew, parseOrThrow } from "./validate.js";
 import { applySubscriptionUpdate, dedupeEvents } from "./webhook-subscriptions.js";
 
 /** Webhook subscriptions of a tenant. */
@@ -63,16 +62,8 @@ const copy = (record: WebhookSubscriptionRecord): WebhookSubscriptionRecord => (
   events: record.events && [...record.events],
 });
 
-function existing(store: Store, id: string, options: TenantOption): WebhookSubscriptionRecord {
-  const record = tenantFor(store, options.tenantId).subscriptions.get(id);
-  if (record === undefined) throw new MockStateError(`no webhook subscription ${JSON.stringify(id)}`);
-  return record;
-}
-
 function createSubscription(store: Store, input: unknown): WebhookSubscriptionRecord {
-  const parsed = parseOrThrow(SubscriptionInput, input, "a webhook subscription");
-  const tenant = tenantFor(store, parsed.tenantId);
-  if (parsed.id !== undefined) assertFreeId(tenant.subscriptions, parsed.id, "a webhook subscription");
+  const { parsed, tenant } = parseNew(store, SubscriptionInput, input, "a webhook subscription", (t) => t.subscriptions);
   const createdAt = timestamp(store);
   const record: WebhookSubscriptionRecord = {
     id: parsed.id ?? store.newId("webhooksubscription"),
@@ -90,18 +81,19 @@ function createSubscription(store: Store, input: unknown): WebhookSubscriptionRe
 
 /** Builds `state.webhookSubscriptions` over the current store. */
 export function webhookSubscriptionsApi(current: () => Store): WebhookSubscriptionsApi {
+  const subscription = (id: string, options: TenantOption) =>
+    existing(tenantFor(current(), options.tenantId).subscriptions, id, "webhook subscription");
   return {
     create: (input) => createSubscription(current(), input),
     update(id, update, options = {}) {
-      const store = current();
       const parsed = parseOrThrow(WebhookSubscriptionUpdate, update, "a webhook subscription update");
-      const record = existing(store, id, options);
-      applySubscriptionUpdate(record, parsed, timestamp(store));
+      const record = subscription(id, options);
+      applySubscriptionUpdate(record, parsed, timestamp(current()));
       return copy(record);
     },
     rotateSecret(id, options = {}) {
       const store = current();
-      const record = existing(store, id, options);
+      const record = subscription(id, options);
       record.previousSecret = { secret: record.secret, expiresAt: formatTimestamp(store.nowMs() + SECRET_ROTATION_OVERLAP_MS) };
       record.secret = store.newSecret();
       return copy(record);
@@ -113,11 +105,7 @@ export function webhookSubscriptionsApi(current: () => Store): WebhookSubscripti
       const previous = record.previousSecret;
       return previous !== undefined && Date.parse(previous.expiresAt) > store.nowMs() ? [record.secret, previous.secret] : [record.secret];
     },
-    get: (id, options = {}) => {
-      const record = tenantFor(current(), options.tenantId).subscriptions.get(id);
-      return record && copy(record);
-    },
-    list: (options = {}) => [...tenantFor(current(), options.tenantId).subscriptions.values()].map(copy),
+    ...readers(current, (tenant) => tenant.subscriptions, copy),
   };
 }
 

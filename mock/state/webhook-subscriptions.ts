@@ -12,34 +12,20 @@ export function dedupeEvents(events: readonly WebhookEventKind[]): WebhookEventK
   return [...new Set(events)];
 }
 
-function sameEvents(a: readonly string[] | null, b: readonly string[]): boolean {
-  return a !== null && a.length === b.length && a.every((kind, i) => kind === b[i]);
+function sameEvents(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  return a === b || (a !== null && b !== null && a.length === b.length && a.every((kind, i) => kind === b[i]));
 }
 
 /**
- * Applies a validated update: omitted fields keep their value; `events` is de-duplicated; the
- * list's order is part of its value. `updatedAt` is set to `now` only when something changed.
- * @returns whether anything changed
+ * Applies a validated update: omitted fields keep their value; `events` is de-duplicated, its
+ * order part of its value. `updatedAt` moves to `now` only when a value changed.
  */
-export function applySubscriptionUpdate(record: WebhookSubscriptionRecord, update: WebhookSubscriptionUpdate, now: string): boolean {
-  let changed = false;
-  if (update.url !== undefined && update.url !== record.url) {
-    record.url = update.url;
-    changed = true;
-  }
-  if (update.events !== undefined) {
-    const events = dedupeEvents(update.events);
-    if (!sameEvents(record.events, events)) {
-      record.events = events;
-      changed = true;
-    }
-  }
-  if (update.active !== undefined && update.active !== record.active) {
-    record.active = update.active;
-    changed = true;
-  }
-  if (changed) record.updatedAt = now;
-  return changed;
+export function applySubscriptionUpdate(record: WebhookSubscriptionRecord, update: WebhookSubscriptionUpdate, now: string): void {
+  const url = update.url ?? record.url;
+  const events = update.events === undefined ? record.events : dedupeEvents(update.events);
+  const active = update.active ?? record.active;
+  if (url === record.url && sameEvents(record.events, events) && active === record.active) return;
+  Object.assign(record, { url, events, active, updatedAt: now });
 }
 
 /** A subscription as the API returns it: the spec's six fields, never the secret. */

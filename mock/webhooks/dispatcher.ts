@@ -1,22 +1,16 @@
 import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
-import { type AttemptInput, type AttemptOutcome, attemptAll } from "./attempt.js";
-import { nextAttemptTime, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_DEACTIVATE_AFTER_MS, WEBHOOK_MAX_ATTEMPTS } from "./schedule.js";
+import { type AttemptOutcome, attemptAll } from "./attempt.js";
+import { nextAttemptTime, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_DEACTIVATE_AFTER_MS } from "./schedule.js";
 import { createSlotLine } from "./slots.js";
-import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookDispatcher, WebhookDispatcherOptions, WebhookTarget } from "./types.js";
+import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookDispatcherOptions, WebhookTarget } from "./types.js";
 
 /** How many deliveries and events a dispatcher keeps by default. */
-export const DEFAULT_MAX_WEBHOOK_RECORDS = 10_000;
+const DEFAULT_MAX_WEBHOOK_RECORDS = 10_000;
 
 /** A delivery as the dispatcher keeps it: the public fields plus the secret and scheduling state. */
-interface DeliveryRecord {
+interface DeliveryRecord extends Omit<Delivery, "status" | "attempts" | "nextAttemptAt"> {
   readonly sequence: number;
-  readonly eventId: string;
-  readonly type: WebhookEventKind;
-  readonly tenantId: string | null;
-  readonly subscriptionId: string;
-  readonly url: string;
   readonly secret: string;
-  readonly body: string;
   status: DeliveryStatus;
   readonly attempts: DeliveryAttempt[];
   nextAttemptAt: Date | null;
@@ -31,22 +25,8 @@ interface Job {
   readonly done: (attempt: DeliveryAttempt | undefined) => void;
 }
 
-function wants(target: WebhookTarget, kind: WebhookEventKind): boolean {
-  return target.active && (target.events === null || target.events.includes(kind));
-}
-
-function snapshot(record: DeliveryRecord): Delivery {
-  return {
-    eventId: record.eventId,
-    type: record.type,
-    tenantId: record.tenantId,
-    subscriptionId: record.subscriptionId,
-    url: record.url,
-    body: record.body,
-    status: record.status,
-    attempts: [...record.attempts],
-    nextAttemptAt: record.nextAttemptAt?.toISOString() ?? null,
-  };
+function snapshot({ sequence, secret, claimed, attempts, nextAttemptAt, ...delivery }: DeliveryRecord): Delivery {
+  return { ...delivery, attempts: [...attempts], nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -76,7 +56,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * await dispatcher.runDue(); // retries of the failed ones
  * ```
  */
-export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
+export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
   const { now, newEventId, onDeactivate, onAttempt, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS } = options;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const concurrency = positive(options.concurrency, Infinity, "concurrency");
@@ -122,11 +102,6 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (queue?.size === 0) pending.delete(record.subscriptionId);
   }
 
-  function deactivate(subscriptionId: string): void {
-    failingSince.delete(subscriptionId);
-    for (const record of [...(pending.get(subscriptionId) ?? [])]) settle(record, "cancelled");
-  }
-
   /** Keeps the record bounded: forgets the oldest settled deliveries first, then the oldest pending ones. */
   function trim(): void {
     while (records.length > maxRecords) {
@@ -137,53 +112,36 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (events.length > maxRecords) events = events.slice(events.length - maxRecords);
   }
 
-  function addAttempt(delivery: DeliveryRecord, outcome: AttemptOutcome, at: Date, redelivery: boolean): DeliveryAttempt {
-    const attempt: DeliveryAttempt = {
-      eventId: delivery.eventId,
-      subscriptionId: delivery.subscriptionId,
-      attempt: delivery.attempts.length + 1,
-      at: at.toISOString(),
-      ok: outcome.ok,
-      status: outcome.status,
-      reason: outcome.reason,
-      error: outcome.error,
-      response: outcome.response,
-      durationMs: outcome.durationMs,
-      redelivery,
-    };
-    delivery.attempts.push(attempt);
-    return attempt;
-  }
-
-  /**
-   * Records one scheduled outcome, schedules the retry or settles the delivery, and tracks the
-   * subscription's run of failures.
-   * @returns true when this failure deactivates the subscription
-   */
-  function apply(delivery: DeliveryRecord, outcome: AttemptOutcome, at: Date): boolean {
-    const attempt = addAttempt(delivery, outcome, at, false);
-    if (outcome.ok) {
-      failingSince.delete(delivery.subscriptionId);
-      settle(delivery, "succeeded");
-      return false;
-    }
-    if (delivery.status !== "pending") return false; // cancelled while in flight: its subscription is already off
-    const next = attempt.attempt < WEBHOOK_MAX_ATTEMPTS ? nextAttemptTime(attempt.attempt, at, timeScale) : null;
+  /** After a failed scheduled attempt: the next one, or `failed` after the last; 5 days of failures deactivate the subscription. */
+  function retry(delivery: DeliveryRecord, attempt: number, at: Date): void {
+    const next = nextAttemptTime(attempt, at, timeScale);
     if (next === null) settle(delivery, "failed");
     else delivery.nextAttemptAt = next;
-    const since = failingSince.get(delivery.subscriptionId) ?? at.getTime();
-    failingSince.set(delivery.subscriptionId, since);
-    if ((at.getTime() - since) * timeScale < WEBHOOK_DEACTIVATE_AFTER_MS) return false;
-    deactivate(delivery.subscriptionId);
-    return true;
+    const { subscriptionId } = delivery;
+    const since = failingSince.get(subscriptionId) ?? at.getTime();
+    failingSince.set(subscriptionId, since);
+    if ((at.getTime() - since) * timeScale < WEBHOOK_DEACTIVATE_AFTER_MS) return;
+    failingSince.delete(subscriptionId);
+    for (const record of [...(pending.get(subscriptionId) ?? [])]) settle(record, "cancelled");
+    onDeactivate?.(subscriptionId);
   }
 
-  const inputOf = (record: DeliveryRecord): AttemptInput => ({
-    eventId: record.eventId,
-    url: record.url,
-    body: record.body,
-    secrets: secretsOf?.({ tenantId: record.tenantId, subscriptionId: record.subscriptionId }) ?? [record.secret],
-  });
+  /** Records one attempt's outcome on its delivery, schedules the retry or settles the delivery, and tells `onAttempt`. */
+  function conclude({ delivery, redelivery }: Job, outcome: AttemptOutcome, at: Date): DeliveryAttempt {
+    if (!redelivery) delivery.claimed = false;
+    const { eventId, subscriptionId } = delivery;
+    const attempt: DeliveryAttempt = { eventId, subscriptionId, attempt: delivery.attempts.length + 1, at: at.toISOString(), ...outcome, redelivery };
+    delivery.attempts.push(attempt);
+    // A redelivery is outside the schedule: its success settles a pending or failed delivery, its failure changes nothing but the record.
+    if (outcome.ok && (!redelivery || delivery.status !== "succeeded")) {
+      failingSince.delete(subscriptionId);
+      settle(delivery, "succeeded");
+    } else if (!outcome.ok && !redelivery && delivery.status === "pending") {
+      retry(delivery, attempt.attempt, at); // (not pending: cancelled while in flight, its subscription already off)
+    }
+    onAttempt?.(attempt, snapshot(delivery));
+    return attempt;
+  }
 
   /** Ends jobs that will never be sent: their deliveries are free for a later run. */
   function drop(jobs: readonly Job[]): void {
@@ -193,54 +151,38 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     }
   }
 
-  /** Records one attempt's outcome on its delivery and tells `onAttempt`. */
-  function conclude(job: Job, outcome: AttemptOutcome, at: Date): DeliveryAttempt {
-    const { delivery } = job;
-    let attempt: DeliveryAttempt;
-    if (job.redelivery) {
-      // Outside the schedule: a success settles a pending or failed delivery, a failure changes nothing but the record.
-      attempt = addAttempt(delivery, outcome, at, true);
-      if (outcome.ok && delivery.status !== "succeeded") {
-        failingSince.delete(delivery.subscriptionId);
-        settle(delivery, "succeeded");
-      }
-    } else {
-      delivery.claimed = false;
-      const deactivated = apply(delivery, outcome, at);
-      attempt = delivery.attempts.at(-1)!;
-      if (deactivated) onDeactivate?.(delivery.subscriptionId);
-    }
-    onAttempt?.(attempt, snapshot(delivery));
-    return attempt;
-  }
-
   /** Makes the attempts that just took their slots, as one run at the time now: signed together, sent in the order they waited. */
   function makeAttempts(jobs: Job[]): void {
     const at = now();
     const started = generation;
-    const attempting = { fetch: send, timeoutMs, elapsedMs, signal: stopAttempts.signal };
-    void attemptAll(
-      jobs.map((job) => inputOf(job.delivery)),
-      at,
-      attempting,
-      (index, outcome) => {
-        const job = jobs[index]!;
-        if (started === generation && !stopped()) job.done(conclude(job, outcome, at));
-        else drop([job]); // reset or stopped while in flight: the outcome is not the receiver's
-        line.release();
-      },
-    );
+    const inputs = jobs.map(({ delivery: { eventId, tenantId, subscriptionId, url, body, secret } }) => ({
+      eventId,
+      url,
+      body,
+      secrets: secretsOf?.({ tenantId, subscriptionId }) ?? [secret],
+    }));
+    void attemptAll(inputs, at, { fetch: send, timeoutMs, elapsedMs, signal: stopAttempts.signal }, (index, outcome) => {
+      const job = jobs[index]!;
+      if (started === generation && !stopped()) job.done(conclude(job, outcome, at));
+      else drop([job]); // reset or stopped while in flight: the outcome is not the receiver's
+      line.release();
+    });
   }
 
-  /** Lines one attempt per delivery up behind those already waiting; resolves with the attempts made, in the same order. */
-  async function enqueue(deliveries: readonly DeliveryRecord[], redelivery: boolean): Promise<DeliveryAttempt[]> {
+  /** Lines one attempt per delivery up behind those already waiting; resolves with the attempts made, in order (none after a reset or a stop). */
+  async function enqueue(redelivery: boolean, deliveries: readonly DeliveryRecord[]): Promise<DeliveryAttempt[]> {
+    if (stopped()) return [];
+    const started = generation;
+    if (!redelivery) for (const delivery of deliveries) delivery.claimed = true;
     const jobs: Job[] = [];
     const made = deliveries.map((delivery) => new Promise<DeliveryAttempt | undefined>((done) => jobs.push({ delivery, redelivery, done })));
     line.push(jobs);
-    return (await Promise.all(made)).filter((attempt) => attempt !== undefined);
+    const attempts = (await Promise.all(made)).filter((attempt) => attempt !== undefined);
+    return started === generation ? attempts : [];
   }
 
   return {
+    /** Creates an event and queues one delivery per active target that wants its kind, due at once; returns the event as its body carries it. */
     emit(kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookTarget[], tenantId?: string): WebhookEvent {
       const at = now();
       const event: WebhookEvent = { id: newEventId(), type: kind, createdAt: at.toISOString(), data };
@@ -248,7 +190,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       events.push({ tenantId: tenantId ?? null, event });
       const seen = new Set<string>();
       for (const target of targets) {
-        if (!wants(target, kind) || seen.has(target.id)) continue;
+        if (!target.active || (target.events !== null && !target.events.includes(kind)) || seen.has(target.id)) continue;
         seen.add(target.id);
         const delivery: DeliveryRecord = {
           sequence: sequence++,
@@ -265,17 +207,18 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           claimed: false,
         };
         records.push(delivery);
-        const queue = pending.get(target.id) ?? new Set();
-        pending.set(target.id, queue.add(delivery));
+        pending.set(target.id, (pending.get(target.id) ?? new Set()).add(delivery));
       }
       trim();
       return event;
     },
 
-    async runDue(runOptions = {}): Promise<DeliveryAttempt[]> {
+    /**
+     * Makes every attempt due by `now()` (`all`: every pending one; `tenantId`: that tenant's only),
+     * in the order they fell due; resolves once all of them have ended.
+     */
+    runDue(runOptions: { readonly all?: boolean; readonly tenantId?: string } = {}): Promise<DeliveryAttempt[]> {
       const at = now();
-      const started = generation;
-      if (stopped()) return [];
       const due: DeliveryRecord[] = [];
       for (const queue of pending.values()) {
         for (const delivery of queue) {
@@ -284,33 +227,24 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           if (runOptions.all === true || delivery.nextAttemptAt <= at) due.push(delivery);
         }
       }
-      if (due.length === 0) return [];
       due.sort((a, b) => a.nextAttemptAt!.getTime() - b.nextAttemptAt!.getTime() || a.sequence - b.sequence);
-      for (const delivery of due) delivery.claimed = true;
-      const attempts = await enqueue(due, false);
-      return started === generation ? attempts : [];
+      return enqueue(false, due);
     },
 
-    async redeliver(eventId: string): Promise<DeliveryAttempt[]> {
-      const started = generation;
-      if (stopped()) return [];
-      const attempts = await enqueue(
-        records.filter((record) => record.eventId === eventId),
-        true,
-      );
-      return started === generation ? attempts : [];
+    /** Sends an event again, now, to every subscription it was delivered to: the same `webhook-id` and body, a new signature. */
+    redeliver(eventId: string): Promise<DeliveryAttempt[]> {
+      const deliveries = records.filter((record) => record.eventId === eventId);
+      return enqueue(true, deliveries);
     },
 
-    list(): readonly Delivery[] {
-      return records.map(snapshot);
-    },
+    list: () => records.map(snapshot),
 
-    events() {
-      return [...events];
-    },
+    events: () => [...events],
 
+    /** How many attempts are in flight now (not counting those waiting for a slot). */
     inFlight: () => line.held(),
 
+    /** Forgets every delivery and failure record; attempts in flight are aborted, unrecorded, and keep their slots until they end. */
     reset(): void {
       generation += 1;
       stopAttempts.abort(new DOMException("The webhook deliveries were reset.", "AbortError"));

@@ -16,8 +16,8 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
-  WebhookDispatcher,
   WebhookDispatcherOptions,
   WebhookFetch,
+  WebhookOptions,
   WebhookTarget,
 } from "./types.js";

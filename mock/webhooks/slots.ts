@@ -1,29 +1,11 @@
 /**
- * A fixed number of slots with a first-come-first-served line in front: what keeps the
- * dispatcher's attempts, scheduled and redeliveries alike, within one concurrency limit.
- * @module
- */
-
-/** Slots and their line. */
-export interface SlotLine<T> {
-  /** Lines the items up behind those waiting and starts as many as there are free slots. */
-  push(items: readonly T[]): void;
-  /** Frees one slot (its holder has ended) and starts the next in line. */
-  release(): void;
-  /** Takes every waiting item out of the line (they will not start). */
-  clear(): T[];
-  /** How many slots are held now. */
-  held(): number;
-}
-
-/**
- * Creates a line in front of `limit` slots.
+ * Creates `limit` slots with a first-come-first-served line in front: what keeps the dispatcher's
+ * attempts, scheduled and redeliveries alike, within one concurrency limit.
  * @param limit - how many items may hold a slot at once (`Infinity`: no limit)
  * @param admit - asked for each item as its turn comes: `false` lets it go without a slot (it was dropped meanwhile)
  * @param start - called with the items that just took a slot, in the order they waited, as one batch
- * @returns the line
  */
-export function createSlotLine<T>(limit: number, admit: (item: T) => boolean, start: (batch: T[]) => void): SlotLine<T> {
+export function createSlotLine<T>(limit: number, admit: (item: T) => boolean, start: (batch: T[]) => void) {
   let waiting: T[] = [];
   let held = 0;
 
@@ -42,19 +24,23 @@ export function createSlotLine<T>(limit: number, admit: (item: T) => boolean, st
   }
 
   return {
-    push(items) {
+    /** Lines the items up behind those waiting and starts as many as there are free slots. */
+    push(items: readonly T[]): void {
       for (const item of items) waiting.push(item);
       next();
     },
-    release() {
+    /** Frees one slot (its holder has ended) and starts the next in line. */
+    release(): void {
       held -= 1;
       next();
     },
-    clear() {
+    /** Takes every waiting item out of the line (they will not start). */
+    clear(): T[] {
       const cleared = waiting;
       waiting = [];
       return cleared;
     },
+    /** How many slots are held now. */
     held: () => held,
   };
 }

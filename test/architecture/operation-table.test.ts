@@ -8,10 +8,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FaultOperation } from "../../mock/control/schemas.js";
-import { allowList } from "../../mock/http/method.js";
-import { matchRoute } from "../../mock/http/router.js";
 import { createMockApi, OPERATIONS as MOCK_OPERATIONS } from "../../mock/index.js";
 import { createOpenApiDocument } from "../../mock/openapi/document.js";
+import { apiRoutes } from "../../mock/operations/index.js";
+import { allowList, createRouter } from "../../mock/pipeline/router.js";
 import { banner } from "../../mock/server/cli/output.js";
 import * as sdk from "../../src/index.js";
 import { API_PREFIX, fillPath, OPERATION_TABLE, OPERATIONS } from "../../src/operations.js";
@@ -53,9 +53,14 @@ describe("every consumer is derived from the table", () => {
   });
 
   it("the mock's router: each row's method and a sample path route to that operation, another method is a 405", () => {
+    const routeApi = createRouter(
+      apiRoutes(() => {
+        throw new TypeError("routing reads no state");
+      }),
+    );
     for (const route of OPERATION_TABLE) {
-      expect(matchRoute(route.method, sample(route))).toMatchObject({ kind: "operation", operation: route.name });
-      expect(matchRoute("DELETE", sample(route))).toEqual({ kind: "wrong-method", allow: allowList([route.method]) });
+      expect(routeApi(route.method, sample(route))).toMatchObject({ kind: "route", route: { operation: route.name } });
+      expect(routeApi("DELETE", sample(route))).toEqual({ kind: "wrong-method", allow: allowList([route.method]), publicOnly: false });
     }
     expect(MOCK_OPERATIONS).toEqual(OPERATIONS);
   });

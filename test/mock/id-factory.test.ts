@@ -7,8 +7,8 @@
 import fc from "fast-check";
 import { monotonicFactory } from "ulid";
 import { describe, expect, it } from "vitest";
-import { createIdFactory } from "../../mock/ids.js";
-import { createRandom } from "../../mock/random.js";
+import { createIdFactory } from "../../mock/lib/ids.js";
+import { createRandom } from "../../mock/lib/random.js";
 
 const T0 = Date.parse("2024-02-29T12:00:00.000Z");
 

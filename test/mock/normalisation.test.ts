@@ -1,7 +1,7 @@
 /** How identifiers are compared, and the canonical JSON behind idempotency fingerprints and snapshots. */
 import { describe, expect, it } from "vitest";
-import { canonicalJson, fingerprint } from "../../mock/canonical-json.js";
 import { normaliseLinkedinUrl } from "../../mock/index.js";
+import { canonicalJson, fingerprint } from "../../mock/lib/canonical-json.js";
 
 describe("LinkedIn URLs are compared without scheme, www., query, fragment and trailing slashes, host lower-cased", () => {
   it.each([

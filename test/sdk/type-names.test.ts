@@ -71,7 +71,7 @@ const SOURCE_OF_TRUTH_CODE = `
 import type * as z from "zod/mini";
 import { Page, ProspectLog, ProspectLogCreate, PublishedVersion, WebhookEvent, WebhookSubscription, WebhookSubscriptionUpdate } from "prospectkit";
 import type { LoggedRequest } from "prospectkit/mock/core";
-import type { LoggedRequestSchema } from "../../mock/request-log.js";
+import type { LoggedRequestSchema } from "../../mock/pipeline/request-log.js";
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type KnownFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 type PageOutput = KnownFields<z.output<typeof Page>>;

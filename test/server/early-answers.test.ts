@@ -129,7 +129,7 @@ describe("a client that writes its whole body before it reads gets the early ans
     ),
     ["the API, an unknown path", "POST /v0/nothing", 404, [json, key]],
     ["the control API", "POST /__mock/page_groups", 413, [json, key]],
-    ["the inbox", "POST /__mock/inbox/slow", 400, [json]],
+    ["the inbox (413, like every route with a body over 1 MiB)", "POST /__mock/inbox/slow", 413, [json]],
     ["the console", "POST /__mock/console", 405, [json]],
     ["the OpenAPI document", "POST /openapi.json", 405, [json]],
     ["a Host the server does not answer", "POST /v0/prospect_logs", 403, [json, key, "host: rebound.example"]],

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { createMockApi } from "../../mock/core.js";
-import { createServerApp } from "../../mock/server/app.js";
 
 /** The old server-side archive rotated every 1,000 requests; the cases straddle that boundary still. */
 const ROTATE_EVERY = 1_000;
@@ -14,8 +13,8 @@ const KEY = "key_retained";
 const BASE = "http://127.0.0.1:4010";
 
 function app(retainedRequests: number) {
-  const core = createMockApi({ apiKeys: [KEY], baseUrl: BASE, seed: 1 });
-  return { core, app: createServerApp(core, { retainedRequests }) };
+  const core = createMockApi({ apiKeys: [KEY], baseUrl: BASE, seed: 1, retainedRequests });
+  return { core, app: { api: core, handle: core.handle } };
 }
 
 async function get(handle: (request: Request) => Promise<unknown>, n: number): Promise<void> {

@@ -6,13 +6,6 @@
 
 const STORAGE_KEY = "prospectkit-console:api-key";
 
-/** A field error of a problem (RFC 9457 `errors` as the API sends them). */
-export interface FieldError {
-  readonly pointer: string;
-  readonly detail: string;
-  readonly code: string;
-}
-
 /** What a call answered. */
 export interface Answer<T = any> {
   readonly ok: boolean;
@@ -34,8 +27,12 @@ export function storedKey(): string | null {
   }
 }
 
-/** Keeps (or, with null, forgets) the key for this tab. */
-export function storeKey(key: string | null): void {
+let currentKey: string | null = storedKey();
+let onUnauthorized: (message: string) => void = () => {};
+
+/** Uses `key` for every call and keeps it for this tab (null forgets it). */
+export function keepKey(key: string | null): void {
+  currentKey = key;
   try {
     if (key === null) sessionStorage.removeItem(STORAGE_KEY);
     else sessionStorage.setItem(STORAGE_KEY, key);
@@ -44,18 +41,9 @@ export function storeKey(key: string | null): void {
   }
 }
 
-let currentKey: string | null = storedKey();
-let onUnauthorized: (message: string) => void = () => {};
-
-/** Sets the key used by every call, and what happens when the server refuses it. */
-export function useKey(key: string | null, unauthorized?: (message: string) => void): void {
-  currentKey = key;
-  if (unauthorized) onUnauthorized = unauthorized;
-}
-
-/** The key in use (for the event stream's header). */
-export function activeKey(): string | null {
-  return currentKey;
+/** What happens when the server refuses the key in use. */
+export function whenUnauthorized(handler: (message: string) => void): void {
+  onUnauthorized = handler;
 }
 
 /** Why a 401 happened, in words a user can act on. */
@@ -65,14 +53,9 @@ export function unauthorizedMessage(code: unknown): string {
     : "This server does not accept that API key. Use a key from the server's banner (or its --api-key).";
 }
 
-function errorsOf(body: any): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (body && Array.isArray(body.errors)) {
-    for (const error of body.errors) {
-      if (error && typeof error.pointer === "string" && !(error.pointer in out)) out[error.pointer] = String(error.detail ?? error.code ?? "invalid");
-    }
-  }
-  return out;
+/** The `data` list of a listing, or null when the call failed. */
+export function listOf(answer: Answer): any[] | null {
+  return answer.ok && Array.isArray(answer.body?.data) ? answer.body.data : null;
 }
 
 /**
@@ -91,24 +74,21 @@ export async function call<T = any>(method: string, path: string, body?: unknown
   try {
     response = await fetch(path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), cache: "no-store" });
   } catch {
-    return {
-      ok: false,
-      status: 0,
-      body: null as T,
-      requestId: null,
-      fieldErrors: {},
-      message: "The server could not be reached. Is prospectkit-mock still running?",
-    };
+    const message = "The server could not be reached. Is prospectkit-mock still running?";
+    return { ok: false, status: 0, body: null as T, requestId: null, fieldErrors: {}, message };
   }
   const text = await response.text();
-  let parsed: any = null;
+  let parsed: any = text;
   try {
     parsed = text === "" ? null : JSON.parse(text);
   } catch {
-    parsed = text;
+    // Not JSON: kept as the text.
   }
-  const requestId = response.headers.get("x-request-id");
+  const fieldErrors: Record<string, string> = {};
+  for (const error of Array.isArray(parsed?.errors) ? parsed.errors : []) {
+    if (typeof error?.pointer === "string") fieldErrors[error.pointer] ??= String(error.detail ?? error.code ?? "invalid");
+  }
   const message = response.ok ? "" : typeof parsed?.detail === "string" ? parsed.detail : `The server answered ${response.status}.`;
   if (response.status === 401 && key === currentKey) onUnauthorized(unauthorizedMessage(parsed?.code));
-  return { ok: response.ok, status: response.status, body: parsed as T, requestId, fieldErrors: errorsOf(parsed), message };
+  return { ok: response.ok, status: response.status, body: parsed, requestId: response.headers.get("x-request-id"), fieldErrors, message };
 }

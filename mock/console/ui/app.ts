@@ -2,65 +2,53 @@
  * The console: the key screen, then four views (requests, state, webhooks, scenarios) kept up to
  * date by the live feed. Every refresh is caused by an event; nothing polls.
  */
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { call, storedKey, storeKey, useKey } from "./api.js";
-import { html } from "./html.js";
+import { html } from "htm/preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { LoggedRequest } from "../../pipeline/request-log.js";
+import { call, keepKey, listOf, storedKey, whenUnauthorized } from "./api.js";
 import { follow, type LiveEvent } from "./live.js";
 import { KeyForm } from "./views/key.js";
 import { PagesSection } from "./views/pages.js";
 import { ProspectsSection } from "./views/prospects.js";
-import { type LoggedRequest, RequestsView } from "./views/requests.js";
+import { RequestsView } from "./views/requests.js";
 import { ScenariosView } from "./views/scenarios.js";
 import { SubscriptionsSection } from "./views/subscriptions.js";
-import { WebhooksView } from "./views/webhooks.js";
-import { loadWebhooks, type WebhooksData } from "./webhooks-data.js";
+import { loadWebhooks, type WebhooksData, WebhooksView } from "./views/webhooks.js";
 
-const TABS = [
-  ["requests", "Requests"],
-  ["state", "State"],
-  ["webhooks", "Webhooks"],
-  ["scenarios", "Scenarios"],
-] as const;
-
-type Tab = (typeof TABS)[number][0];
+const TABS = { requests: "Requests", state: "State", webhooks: "Webhooks", scenarios: "Scenarios" } as const;
+type Tab = keyof typeof TABS;
+const TAB_IDS = Object.keys(TABS) as Tab[];
 
 /** The most log entries the page keeps (the server's own default). */
 const MAX_REQUESTS = 10_000;
 
 const EMPTY_STATE = { prospects: [], prospectLogs: [], pageGroups: [], pages: [], webhookSubscriptions: [] };
 
-function initialTab(): Tab {
-  const hash = location.hash.slice(1);
-  return (TABS.find(([id]) => id === hash)?.[0] ?? "requests") as Tab;
-}
+/** What the state, webhooks and scenarios views show, read together after each change. */
+const EMPTY_TENANT = { state: EMPTY_STATE as any, faults: [] as any[], webhooks: null as WebhooksData | null, problem: null as string | null };
 
 function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
-  const [tab, setTab] = useState<Tab>(initialTab);
+  const [tab, setTab] = useState<Tab>(() => TAB_IDS.find((id) => id === location.hash.slice(1)) ?? "requests");
   const [requests, setRequests] = useState<LoggedRequest[]>([]);
-  const [state, setState] = useState<any>(EMPTY_STATE);
-  const [faults, setFaults] = useState<any[]>([]);
-  const [webhooks, setWebhooks] = useState<WebhooksData | null>(null);
+  const [{ state, faults, webhooks, problem }, setTenant] = useState(EMPTY_TENANT);
   const [live, setLive] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const pending = useRef<number | undefined>(undefined);
 
-  const loadState = useCallback(async () => {
+  const loadState = async () => {
     const [s, f] = await Promise.all([call("GET", "/__mock/state"), call("GET", "/__mock/faults")]);
     const tenant = s.ok && s.body && typeof s.body === "object" ? { ...EMPTY_STATE, ...s.body } : null;
-    if (tenant) setState(tenant);
-    if (f.ok && Array.isArray(f.body?.data)) setFaults(f.body.data);
-    setWebhooks(await loadWebhooks(Array.isArray(tenant?.webhookSubscriptions) ? tenant.webhookSubscriptions : []));
-    setProblem(s.ok ? null : s.message);
-  }, []);
-  const loadRequests = useCallback(async () => {
-    const r = await call("GET", "/__mock/requests");
-    if (r.ok && Array.isArray(r.body?.data)) setRequests((current) => merge(r.body.data, current));
-  }, []);
+    const webhooks = await loadWebhooks(Array.isArray(tenant?.webhookSubscriptions) ? tenant.webhookSubscriptions : []);
+    setTenant((shown) => ({ state: tenant ?? shown.state, faults: listOf(f) ?? shown.faults, webhooks, problem: s.ok ? null : s.message }));
+  };
+  const loadRequests = async () => {
+    const logged = listOf(await call("GET", "/__mock/requests"));
+    if (logged) setRequests((current) => merge(logged, current));
+  };
   // Many changes in a burst (a test run) cause one reload.
-  const soon = useCallback(() => {
+  const soon = () => {
     clearTimeout(pending.current);
     pending.current = window.setTimeout(() => void loadState(), 120);
-  }, [loadState]);
+  };
 
   useEffect(() => {
     const key = storedKey();
@@ -81,7 +69,7 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
         void loadState();
       }
     };
-    return follow(key, { onEvent, onStatus: setLive, onUnauthorized: (message) => onSignOut(message) });
+    return follow(key, onEvent, setLive, onSignOut);
   }, []);
 
   useEffect(() => {
@@ -89,10 +77,9 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
   }, [tab]);
 
   const onTabKey = (event: KeyboardEvent) => {
-    const index = TABS.findIndex(([id]) => id === tab);
     const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
     if (step === 0) return;
-    const next = TABS[(index + step + TABS.length) % TABS.length]![0];
+    const next = TAB_IDS[(TAB_IDS.indexOf(tab) + step + TAB_IDS.length) % TAB_IDS.length]!;
     setTab(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
@@ -102,12 +89,9 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
       <div class="brand"><span class="logo" aria-hidden="true">pk</span> <span>prospectkit <strong>mock console</strong></span></div>
       <nav aria-label="Views">
         <div role="tablist" aria-label="Views" onKeyDown=${onTabKey}>
-          ${TABS.map(
-            ([
-              id,
-              label,
-            ]) => html`<button type="button" role="tab" id=${`tab-${id}`} aria-selected=${tab === id ? "true" : "false"} aria-controls="panel"
-              tabindex=${tab === id ? 0 : -1} onClick=${() => setTab(id)}>${label}${id === "requests" && requests.length > 0 ? html` <span class="count">${requests.length}</span>` : ""}</button>`,
+          ${TAB_IDS.map(
+            (id) => html`<button type="button" role="tab" id=${`tab-${id}`} aria-selected=${tab === id ? "true" : "false"} aria-controls="panel"
+              tabindex=${tab === id ? 0 : -1} onClick=${() => setTab(id)}>${TABS[id]}${id === "requests" && requests.length > 0 ? html` <span class="count">${requests.length}</span>` : ""}</button>`,
           )}
         </div>
       </nav>
@@ -147,15 +131,12 @@ function merge(fetched: LoggedRequest[], current: readonly LoggedRequest[]): Log
 export function App() {
   const [key, setKey] = useState<string | null>(storedKey());
   const [message, setMessage] = useState<string | null>(null);
-  const signOut = (why: string | null) => {
-    storeKey(null);
-    useKey(null);
+  const changeKey = (next: string | null, why: string | null = null) => {
+    keepKey(next);
     setMessage(why);
-    setKey(null);
+    setKey(next);
   };
-  useKey(key, (why) => signOut(why));
-  if (key === null) {
-    return html`<${KeyForm} message=${message} onKey=${(accepted: string) => (storeKey(accepted), useKey(accepted), setMessage(null), setKey(accepted))} />`;
-  }
-  return html`<${Console} key=${key} onSignOut=${signOut} />`;
+  whenUnauthorized((why) => changeKey(null, why));
+  if (key === null) return html`<${KeyForm} message=${message} onKey=${(accepted: string) => changeKey(accepted)} />`;
+  return html`<${Console} onSignOut=${(why: string | null) => changeKey(null, why)} />`;
 }

@@ -6,25 +6,13 @@
 import { unauthorizedMessage } from "./api.js";
 
 /** One event of the feed. */
-export interface LiveEvent {
-  readonly event: string;
-  readonly data: any;
-}
-
-/** What the feed tells its owner. */
-export interface LiveHandlers {
-  onEvent(event: LiveEvent): void;
-  /** `true` once the stream is open, `false` while it is down. */
-  onStatus(connected: boolean): void;
-  /** The server refused the key: the feed stops. */
-  onUnauthorized(message: string): void;
-}
+export type LiveEvent = { readonly event: string; readonly data: any };
 
 /** Splits a text/event-stream into events (`event:` and `data:` lines; comments ignored). */
 export function parseFrames(buffer: string): { events: LiveEvent[]; rest: string } {
-  const events: LiveEvent[] = [];
   const frames = buffer.split(/\r?\n\r?\n/);
   const rest = frames.pop() ?? "";
+  const events: LiveEvent[] = [];
   for (const frame of frames) {
     let event = "message";
     const data: string[] = [];
@@ -32,9 +20,8 @@ export function parseFrames(buffer: string): { events: LiveEvent[]; rest: string
       if (line.startsWith("event:")) event = line.slice(6).trim();
       else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
     }
-    if (data.length === 0) continue;
     try {
-      events.push({ event, data: JSON.parse(data.join("\n")) });
+      if (data.length > 0) events.push({ event, data: JSON.parse(data.join("\n")) });
     } catch {
       // A frame that is not JSON is not ours: skip it.
     }
@@ -45,9 +32,16 @@ export function parseFrames(buffer: string): { events: LiveEvent[]; rest: string
 /**
  * Follows the feed until the returned function is called.
  * @param key - the API key, sent as `x-api-key`
- * @param handlers - where events and status go
+ * @param onEvent - called with each event
+ * @param onStatus - `true` once the stream is open, `false` while it is down
+ * @param onUnauthorized - the server refused the key: the feed stops
  */
-export function follow(key: string, handlers: LiveHandlers): () => void {
+export function follow(
+  key: string,
+  onEvent: (event: LiveEvent) => void,
+  onStatus: (connected: boolean) => void,
+  onUnauthorized: (message: string) => void,
+) {
   const controller = new AbortController();
   let pause = 1000;
   const run = async () => {
@@ -60,26 +54,23 @@ export function follow(key: string, handlers: LiveHandlers): () => void {
         });
         if (response.status === 401) {
           const body = await response.json().catch(() => null);
-          handlers.onStatus(false);
-          handlers.onUnauthorized(unauthorizedMessage(body?.code));
-          return;
+          onStatus(false);
+          return onUnauthorized(unauthorizedMessage(body?.code));
         }
         if (!response.ok || response.body === null) throw new Error(`status ${response.status}`);
-        handlers.onStatus(true);
+        onStatus(true);
         pause = 1000;
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = "";
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          const parsed = parseFrames(buffer + value);
+        for (let read = await reader.read(); !read.done; read = await reader.read()) {
+          const parsed = parseFrames(buffer + read.value);
           buffer = parsed.rest;
-          for (const event of parsed.events) handlers.onEvent(event);
+          for (const event of parsed.events) onEvent(event);
         }
       } catch {
         if (controller.signal.aborted) return;
       }
-      handlers.onStatus(false);
+      onStatus(false);
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(pause * 2, 30_000);
     }

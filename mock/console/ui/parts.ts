@@ -1,6 +1,57 @@
-/** Small building blocks shared by the views: JSON display, labelled fields, status badges, times. */
+/** Small building blocks shared by the views: calls from forms and buttons, JSON display, labelled fields, status badges, times. */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { html } from "./html.js";
+import { type Answer, call } from "./api.js";
+
+const IDLE = { busy: false, fieldErrors: {} as Readonly<Record<string, string>>, error: null as string | null, done: null as string | null };
+
+/**
+ * One call made from a form or a button, keeping what the API said (field errors, message).
+ * @returns the state and `run(method, path, body, doneText)` resolving to the answer
+ */
+export function useAction() {
+  const [state, setState] = useState(IDLE);
+  const run = async (method: string, path: string, body?: unknown, doneText = ""): Promise<Answer> => {
+    setState({ ...IDLE, busy: true });
+    const answer = await call(method, path, body);
+    setState({
+      busy: false,
+      fieldErrors: answer.fieldErrors,
+      error: answer.ok ? null : `${answer.message} (${answer.status}${answer.requestId ? `, ${answer.requestId}` : ""})`,
+      done: answer.ok ? doneText : null,
+    });
+    return answer;
+  };
+  return { state, run };
+}
+
+/**
+ * A form: one call (as {@link useAction}), its values, and `bind(name)`: the props that tie a
+ * {@link Field} to a value and to the API's error at the pointer `/name`.
+ * @param initial - the values it starts from
+ * @returns the call's state and `run`, the values and `setValues`, `bind`, and `onSubmit(send)`: a submit handler that calls `send`
+ */
+export function useForm<T extends Record<string, unknown>>(initial: T) {
+  const action = useAction();
+  const [values, setValues] = useState(initial);
+  const bind = (name: keyof T & string) => ({
+    value: values[name],
+    onValue: (value: unknown) => setValues((current) => ({ ...current, [name]: value })),
+    error: action.state.fieldErrors[`/${name}`],
+  });
+  const onSubmit = (send: () => unknown) => (event: Event) => {
+    event.preventDefault();
+    void send();
+  };
+  return { ...action, values, setValues, bind, onSubmit };
+}
+
+/** A button making one call (`POST` unless told), followed by the error it met, if any; other props go to the button. */
+export function ActionButton({ method = "POST", path, body, label, disabled, ...attributes }: Record<string, any>) {
+  const { state, run } = useAction();
+  return html`<button type="button" ...${attributes} disabled=${state.busy || disabled} onClick=${() => run(method, path, body)}>${label}</button>
+    <${Notice} kind="error" text=${state.error} />`;
+}
 
 /** How much of a JSON text is shown before "Show all" (a 1 MiB payload stays responsive). */
 const PREVIEW_CHARS = 20_000;
@@ -21,19 +72,23 @@ export function Json({ value, label }: { value: unknown; label: string }) {
   </div>`;
 }
 
-/** A labelled control with the API's error for it below, tied together for screen readers. */
-export function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string | undefined; hint?: string; children: any }) {
+/**
+ * A labelled input, or a select of `options` (`[value, text]` pairs), with the API's error for it
+ * below (tied to the control for screen readers), else its hint. Other props go to the input.
+ */
+export function Field({ id, label, error, hint, value, onValue, options, ...attributes }: Record<string, any>) {
+  const aria = { id, "aria-invalid": error ? "true" : undefined, "aria-describedby": error ? `${id}-error` : undefined };
+  const set = (event: Event) => onValue((event.currentTarget as HTMLInputElement | HTMLSelectElement).value);
   return html`<div class=${`field${error ? " invalid" : ""}`}>
     <label for=${id}>${label}</label>
-    ${children}
+    ${
+      options
+        ? html`<select ...${aria} value=${value} onChange=${set}>${options.map(([option, text]: string[]) => html`<option value=${option}>${text}</option>`)}</select>`
+        : html`<input ...${aria} ...${attributes} value=${value} onInput=${set} />`
+    }
     ${hint && !error && html`<p class="hint" id=${`${id}-hint`}>${hint}</p>`}
     ${error && html`<p class="error" id=${`${id}-error`}>${error}</p>`}
   </div>`;
-}
-
-/** The aria attributes of a control whose field may carry an error. */
-export function described(id: string, error: string | undefined, hint = false) {
-  return { id, "aria-invalid": error ? "true" : undefined, "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined };
 }
 
 /** A status code as a coloured badge with its class in words (2xx, 4xx, 5xx, dropped). */

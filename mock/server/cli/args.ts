@@ -19,33 +19,6 @@ export class UsageError extends Error {
   }
 }
 
-/** What the command line asks for. */
-export interface CliOptions {
-  readonly port: number;
-  readonly host: string;
-  /** Never empty: the development key when no `--api-key` is given. */
-  readonly apiKeys: readonly string[];
-  /** Whether the keys are the documented development key (no `--api-key`). */
-  readonly developmentKey: boolean;
-  readonly seed: number | string | undefined;
-  readonly dataFile: string | undefined;
-  readonly demo: boolean;
-  readonly latencyMs: number;
-  /** Whether the server sends due webhook deliveries (`--no-webhooks`: record only). */
-  readonly webhooks: boolean;
-  /** How many times faster than real time the retry schedule runs (`--webhook-time-scale`, default 1). */
-  readonly webhookTimeScale: number;
-  /** How long one delivery attempt may take, in milliseconds (`--webhook-timeout`, default 15,000). */
-  readonly webhookTimeoutMs: number;
-  /** Host names answered besides loopback names and IP addresses (`--allowed-host`, repeatable; `*`: every name). */
-  readonly allowedHosts: readonly string[];
-  /** Origins whose pages may call the controls cross-origin besides loopback ones (`--cors-origin`, repeatable; `*`: every origin). */
-  readonly corsOrigins: readonly string[];
-  readonly quiet: boolean;
-  readonly help: boolean;
-  readonly version: boolean;
-}
-
 const OPTIONS = {
   port: { type: "string", short: "p" },
   host: { type: "string" },
@@ -121,73 +94,52 @@ export function helpText(guide: string | undefined = serverGuide()): string {
   return `${HELP}\n\nDocs: ${guide ?? "docs/server.md in the prospectkit package"}; the API itself: GET /openapi.json on the running server.`;
 }
 
-/** The first sentence of a parseArgs message, which goes on to explain positional arguments. */
-function firstSentence(message: string): string {
-  return message
-    .split("\n", 1)[0]!
-    .replace(/\. .*$/, "")
-    .replace(/\.$/, "");
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** What each checked flag accepts, and what its usage error says it must be. */
+const RULES = {
+  port: [(text) => /^\d{1,5}$/.test(text) && Number(text) <= 65_535, "a whole number from 0 to 65535"],
+  latency: [(text) => DECIMAL.test(text) && Number(text) <= 600_000, "milliseconds from 0 to 600000"],
+  // Past 1e9, 5 days of schedule already pass in under a millisecond.
+  "webhook-time-scale": [(text) => DECIMAL.test(text) && Number(text) > 0 && Number(text) <= 1e9, "a number above 0, up to 1000000000"],
+  // A receiver that takes longer than 10 minutes is down.
+  "webhook-timeout": [(text) => /^\d{1,9}$/.test(text) && Number(text) >= 1 && Number(text) <= 600_000, "whole milliseconds from 1 to 600000"],
+  "allowed-host": [
+    (text) => /^(?:\*|\.?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(text),
+    "a host name such as mock or .example.com (or '*')",
+  ],
+  "cors-origin": [(text) => text === "*" || /^https?:\/\/[^/?#@\s]+\/?$/i.test(text), "an origin such as https://app.example.com (or '*')"],
+} satisfies Record<string, readonly [(text: string) => boolean, string]>;
+
+/** `text`, when the flag's rule accepts it. */
+function checked(flag: keyof typeof RULES, text: string): string {
+  const [accepts, what] = RULES[flag];
+  if (!accepts(text)) throw new UsageError(`--${flag} must be ${what}, not ${JSON.stringify(text)}`);
+  return text;
 }
 
-function port(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535)
-    throw new UsageError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(text)}`);
-  return Number(text);
-}
-
-function latency(text: string | undefined): number {
-  if (text === undefined) return 0;
-  if (!/^\d+(\.\d+)?$/.test(text) || Number(text) > 600_000)
-    throw new UsageError(`--latency must be milliseconds from 0 to 600000, not ${JSON.stringify(text)}`);
-  return Number(text);
-}
-
-/** The longest attempt timeout (10 minutes): a receiver that takes longer is down. */
-const MAX_ATTEMPT_TIMEOUT_MS = 600_000;
-
-/** The largest time scale: 5 days of schedule in under a millisecond is already instant. */
-const MAX_TIME_SCALE = 1e9;
-
-function timeScale(text: string | undefined): number {
-  if (text === undefined) return 1;
-  if (!/^\d+(\.\d+)?$/.test(text) || !(Number(text) > 0) || Number(text) > MAX_TIME_SCALE) {
-    throw new UsageError(`--webhook-time-scale must be a number above 0, up to 1000000000, not ${JSON.stringify(text)}`);
-  }
-  return Number(text);
-}
-
-function attemptTimeout(text: string | undefined): number {
-  if (text === undefined) return WEBHOOK_ATTEMPT_TIMEOUT_MS;
-  if (!/^\d{1,9}$/.test(text) || !(Number(text) >= 1) || Number(text) > MAX_ATTEMPT_TIMEOUT_MS) {
-    throw new UsageError(`--webhook-timeout must be whole milliseconds from 1 to ${MAX_ATTEMPT_TIMEOUT_MS}, not ${JSON.stringify(text)}`);
-  }
-  return Number(text);
+/** A numeric flag's value, or `fallback` without one. */
+function numeric(flag: keyof typeof RULES, text: string | undefined, fallback: number): number {
+  return text === undefined ? fallback : Number(checked(flag, text));
 }
 
 function seed(text: string | undefined): number | string | undefined {
-  if (text === undefined) return undefined;
   if (text === "") throw new UsageError("--seed must not be empty");
-  return /^-?\d{1,15}$/.test(text) ? Number(text) : text;
+  return text !== undefined && /^-?\d{1,15}$/.test(text) ? Number(text) : text;
 }
 
-function allowedHosts(names: readonly string[]): readonly string[] {
-  for (const name of names) {
-    if (!/^(?:\*|\.?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(name)) {
-      throw new UsageError(`--allowed-host must be a host name such as mock or .example.com (or '*'), not ${JSON.stringify(name)}`);
-    }
+/** parseArgs' values; its error as a usage error, cut to its first sentence (the rest is about positional arguments). */
+function readArgs(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!.replace(/\.(?: .*)?$/, "");
+    throw new UsageError(`${message} (see --help)`);
   }
-  return names;
 }
 
-function corsOrigins(origins: readonly string[]): readonly string[] {
-  for (const origin of origins) {
-    if (origin !== "*" && !/^https?:\/\/[^/?#@\s]+\/?$/i.test(origin)) {
-      throw new UsageError(`--cors-origin must be an origin such as https://app.example.com (or '*'), not ${JSON.stringify(origin)}`);
-    }
-  }
-  return origins;
-}
+/** What the command line asks for (see {@link HELP}). */
+export type CliOptions = ReturnType<typeof parseCli>;
 
 /**
  * Reads the command line.
@@ -195,30 +147,27 @@ function corsOrigins(origins: readonly string[]): readonly string[] {
  * @returns the options
  * @throws {UsageError} for an unknown flag, a missing or malformed value, or a stray argument
  */
-export function parseCli(argv: readonly string[]): CliOptions {
-  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: false }>>["values"];
-  try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    throw new UsageError(`${firstSentence(error instanceof Error ? error.message : String(error))} (see --help)`);
-  }
+export function parseCli(argv: readonly string[]) {
+  const values = readArgs(argv);
   const keys = values["api-key"] ?? [];
   if (values.host === "") throw new UsageError("--host must not be empty");
   if (values.data === "") throw new UsageError("--data must name a file");
   return {
-    port: port(values.port),
+    port: numeric("port", values.port, DEFAULT_PORT),
     host: values.host ?? DEFAULT_HOST,
+    // Never empty: the development key without `--api-key`.
     apiKeys: keys.length > 0 ? keys : [DEFAULT_API_KEY],
     developmentKey: keys.length === 0,
     seed: seed(values.seed),
     dataFile: values.data,
     demo: values["no-demo"] !== true,
-    latencyMs: latency(values.latency),
+    latencyMs: numeric("latency", values.latency, 0),
+    // Whether the server sends due deliveries (`--no-webhooks`: record only).
     webhooks: values["no-webhooks"] !== true,
-    webhookTimeScale: timeScale(values["webhook-time-scale"]),
-    webhookTimeoutMs: attemptTimeout(values["webhook-timeout"]),
-    allowedHosts: allowedHosts(values["allowed-host"] ?? []),
-    corsOrigins: corsOrigins(values["cors-origin"] ?? []),
+    webhookTimeScale: numeric("webhook-time-scale", values["webhook-time-scale"], 1),
+    webhookTimeoutMs: numeric("webhook-timeout", values["webhook-timeout"], WEBHOOK_ATTEMPT_TIMEOUT_MS),
+    allowedHosts: (values["allowed-host"] ?? []).map((name) => checked("allowed-host", name)),
+    corsOrigins: (values["cors-origin"] ?? []).map((origin) => checked("cors-origin", origin)),
     quiet: values.quiet === true,
     help: values.help === true,
     version: values.version === true,

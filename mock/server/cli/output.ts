@@ -7,29 +7,25 @@
 
 import { createProspectLogRoute, fillPath, getPageRoute, updateWebhookSubscriptionRoute } from "../../../src/operations.js";
 import { CONSOLE_PATH } from "../../console/handler.js";
-import { CONTROL_PATH_PREFIX } from "../../control/handler.js";
+import { CONTROL_PATH_PREFIX } from "../../control/route.js";
+import { OPENAPI_PATH } from "../../openapi/routes.js";
+import type { AnsweredRequest } from "../../pipeline/handler.js";
 import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
-import { OPENAPI_PATH } from "../app.js";
-import type { AnsweredRequest } from "../node-handler.js";
 
 /** What the banner shows. */
 export interface BannerInput {
   readonly version: string;
   readonly url: string;
-  /** The key the printed commands use (the first `--api-key`). */
+  /** The key the printed commands use (the first `--api-key`), how many more are accepted, whether it is the documented development key. */
   readonly apiKey: string;
-  /** How many more keys are accepted. */
   readonly otherKeys: number;
-  /** Whether the key is the documented development key. */
   readonly developmentKey: boolean;
-  /** The first page, if any. */
+  /** The first page and webhook subscription, if any. */
   readonly page: { readonly pageGroupId: string; readonly pageId: string } | undefined;
-  /** The first webhook subscription, if any. */
   readonly subscriptionId: string | undefined;
   readonly quiet: boolean;
-  /** The host names given with `--allowed-host` (none: the default, loopback names and IP addresses only). */
+  /** What `--allowed-host` and `--cors-origin` added (none: loopback only). */
   readonly allowedHosts?: readonly string[];
-  /** The origins given with `--cors-origin` (none: the default, loopback origins only). */
   readonly corsOrigins?: readonly string[];
   /** How webhooks are delivered, and the URL of the inbox the first subscription delivers to (if it is the server's own). */
   readonly webhooks?: { readonly deliver: boolean; readonly timeScale: number; readonly inboxUrl: string | undefined };
@@ -120,8 +116,8 @@ export function banner(input: BannerInput): string {
   ].join("\n");
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-const clockTime = (at: Date) => `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
+/** Local time as `12:00:01.234`. */
+const clockTime = (at: Date) => `${at.toTimeString().slice(0, 8)}.${String(at.getMilliseconds()).padStart(3, "0")}`;
 
 /**
  * One webhook attempt as the CLI prints it, beside the request lines:
@@ -144,7 +140,6 @@ export function deliveryLine(attempt: DeliveryAttempt, delivery: Pick<Delivery, 
  * @param at - when it was answered
  */
 export function requestLine(request: AnsweredRequest, at: Date = new Date()): string {
-  const time = clockTime(at);
   const status = request.status === 0 ? "dropped" : String(request.status);
-  return `${time} ${request.method} ${request.path} ${status} ${request.durationMs.toFixed(1)} ms\n`;
+  return `${clockTime(at)} ${request.method} ${request.path} ${status} ${request.durationMs.toFixed(1)} ms\n`;
 }

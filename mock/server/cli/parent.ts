@@ -10,23 +10,15 @@
 /** How often the parent process ID is read, in milliseconds. */
 export const PARENT_POLL_MS = 250;
 
-/** Where the parent process ID is read (replaceable in tests). */
-export interface ParentSource {
-  /** The current parent process ID. */
-  ppid(): number;
-}
-
-const processParent: ParentSource = { ppid: () => process.ppid };
-
 /**
  * Calls `onGone` once, when the process's parent has exited (its parent process ID changed).
  * The timer never keeps the process alive by itself.
  * @param onGone - called once, when the parent has gone
- * @param source - where the parent process ID is read (default: this process's)
+ * @param source - where the current parent process ID is read (default: this process's; replaceable in tests)
  * @param intervalMs - how often to look
  * @returns a function that stops watching
  */
-export function watchParent(onGone: () => void, source: ParentSource = processParent, intervalMs = PARENT_POLL_MS): () => void {
+export function watchParent(onGone: () => void, source = { ppid: () => process.ppid }, intervalMs = PARENT_POLL_MS): () => void {
   const parent = source.ppid();
   const timer = setInterval(() => {
     if (source.ppid() === parent) return;

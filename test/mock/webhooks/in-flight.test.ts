@@ -86,7 +86,7 @@ describe("each attempt owns its abort signal, and the sender gets it", () => {
     const { dispatcher } = harness(undefined, { fetch: network.fetch, concurrency: 1, timeoutMs: 30 });
     dispatcher.emit("form.submitted", {}, [target("a"), target("b")]);
     const run = dispatcher.runDue();
-    for (let waited = 0; network.calls.length < 1; waited += 1) await sleep(1);
+    while (network.calls.length < 1) await sleep(1);
     const [first] = network.calls;
     expect(first!.signal.aborted).toBe(false);
     expect(network.calls).toHaveLength(1);

@@ -1,11 +1,10 @@
 /** Asks for the API key; checks it with the server before keeping it for this tab. */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { call, unauthorizedMessage } from "../api.js";
-import { html } from "../html.js";
 
 declare const __DEVELOPMENT_KEY__: string;
 
-/** The key form. */
 export function KeyForm({ message, onKey }: { message: string | null; onKey(key: string): void }) {
   const prefill = document.body.dataset["developmentKey"] === "true" ? __DEVELOPMENT_KEY__ : "";
   const [key, setKey] = useState(prefill);
@@ -13,7 +12,7 @@ export function KeyForm({ message, onKey }: { message: string | null; onKey(key:
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (key === "") return setError("Enter the API key the server was started with.");
+    if (key === "") return setError(unauthorizedMessage("missing_api_key"));
     setBusy(true);
     const answer = await call("GET", "/__mock/faults", undefined, key);
     setBusy(false);

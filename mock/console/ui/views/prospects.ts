@@ -1,26 +1,14 @@
 /** Prospects with their identifiers and their prospect log entries (payloads shown on demand). */
-import { html } from "../html.js";
+import { html } from "htm/preact";
 import { Json, when } from "../parts.js";
 
-/** What the state view passes. */
-export interface ProspectsProps {
-  readonly prospects: readonly any[];
-  readonly logs: readonly any[];
-}
-
-const IDENTIFIERS = [
-  ["name", "Name"],
-  ["email", "Email"],
-  ["phoneNumber", "Phone number"],
-  ["linkedinProfileUrl", "LinkedIn profile"],
-] as const;
+const IDENTIFIERS = { name: "Name", email: "Email", phoneNumber: "Phone number", linkedinProfileUrl: "LinkedIn profile" };
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : value === null || value === undefined ? "—" : JSON.stringify(value);
 }
 
-/** The prospects section. */
-export function ProspectsSection({ prospects, logs }: ProspectsProps) {
+export function ProspectsSection({ prospects, logs }: { prospects: readonly any[]; logs: readonly any[] }) {
   const byProspect = new Map<string, any[]>();
   for (const log of logs) byProspect.set(log?.prospectId, [...(byProspect.get(log?.prospectId) ?? []), log]);
   return html`<section aria-labelledby="prospects-title" class="card wide">
@@ -35,7 +23,7 @@ export function ProspectsSection({ prospects, logs }: ProspectsProps) {
             return html`<li key=${prospect.id}><details class="prospect">
               <summary><span class="title">${text(title)}</span> <code class="id">${prospect.id}</code> <span class="count">${own.length} log${own.length === 1 ? "" : "s"}</span></summary>
               <dl class="identifiers">
-                ${IDENTIFIERS.map(([field, label]) => html`<div><dt>${label}</dt><dd>${text(prospect[field])}</dd></div>`)}
+                ${Object.entries(IDENTIFIERS).map(([field, label]) => html`<div><dt>${label}</dt><dd>${text(prospect[field])}</dd></div>`)}
                 <div><dt>Created</dt><dd>${when(prospect.createdAt)}</dd></div>
               </dl>
               <h3 class="sub">Log entries</h3>

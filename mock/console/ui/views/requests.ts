@@ -1,22 +1,10 @@
 /** The live request log: newest first, filtered by operation and status, each row expandable to its bodies and field errors. */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { html } from "../html.js";
+import type { LoggedRequest } from "../../../pipeline/request-log.js";
 import { clock, Json, StatusBadge } from "../parts.js";
 
 declare const __OPERATIONS__: readonly string[];
-
-/** One logged request as `/__mock/requests` and the feed carry it. */
-export interface LoggedRequest {
-  readonly requestId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly operation: string | null;
-  readonly status: number;
-  readonly requestBody?: unknown;
-  readonly responseBody?: unknown;
-  readonly receivedAt: string;
-  readonly durationMs?: number;
-}
 
 const STATUS_FILTERS: Record<string, (status: number) => boolean> = {
   all: () => true,
@@ -29,13 +17,10 @@ const STATUS_FILTERS: Record<string, (status: number) => boolean> = {
 /** How many rows are drawn before "Show more" (the server keeps up to 10,000). */
 const PAGE = 100;
 
-function fieldErrors(body: any): { pointer: string; detail: string; code: string }[] {
-  return body && typeof body === "object" && Array.isArray(body.errors) ? body.errors.filter((e: any) => e && typeof e === "object") : [];
-}
-
 function Row({ entry }: { entry: LoggedRequest }) {
   const [open, setOpen] = useState(false);
-  const errors = fieldErrors(entry.responseBody);
+  const reported = (entry.responseBody as { errors?: unknown } | null | undefined)?.errors;
+  const errors: any[] = Array.isArray(reported) ? reported.filter((e) => e && typeof e === "object") : [];
   return html`<li class="request">
     <details onToggle=${(event: Event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
       <summary>
@@ -66,7 +51,6 @@ function Row({ entry }: { entry: LoggedRequest }) {
   </li>`;
 }
 
-/** The request log view. */
 export function RequestsView({ requests }: { requests: readonly LoggedRequest[] }) {
   const [operation, setOperation] = useState("all");
   const [status, setStatus] = useState("all");

@@ -3,11 +3,10 @@
  * what changed is sent), with the API's field errors next to each field; created through the
  * control API; the signing secret shown only when asked for.
  */
+import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { useAction } from "../action.js";
 import { call } from "../api.js";
-import { html } from "../html.js";
-import { described, Field, Notice, when } from "../parts.js";
+import { Field, Notice, useForm, when } from "../parts.js";
 
 declare const __EVENT_KINDS__: readonly string[];
 /** `PATCH` path of updateWebhookSubscription, from the operation table (`{subscription_id}` filled in below). */
@@ -15,24 +14,13 @@ declare const __UPDATE_SUBSCRIPTION_PATH__: string;
 
 const enc = encodeURIComponent;
 
-function EventBoxes({
-  id,
-  selected,
-  onChange,
-  error,
-  legend,
-}: {
-  id: string;
-  selected: readonly string[];
-  onChange(next: string[]): void;
-  error?: string | undefined;
-  legend: string;
-}) {
-  const toggle = (kind: string, on: boolean) => onChange(__EVENT_KINDS__.filter((k) => (k === kind ? on : selected.includes(k))));
+/** The event kinds as checkboxes, bound like a {@link Field}. */
+function EventBoxes({ id, legend, value, onValue, error }: Record<string, any>) {
+  const toggle = (kind: string, on: boolean) => onValue(__EVENT_KINDS__.filter((k) => (k === kind ? on : value.includes(k))));
   return html`<fieldset class=${`events${error ? " invalid" : ""}`} aria-describedby=${error ? `${id}-error` : undefined}>
     <legend>${legend}</legend>
     ${__EVENT_KINDS__.map(
-      (kind) => html`<label class="check"><input type="checkbox" name=${id} value=${kind} checked=${selected.includes(kind)}
+      (kind) => html`<label class="check"><input type="checkbox" name=${id} value=${kind} checked=${value.includes(kind)}
         onChange=${(e: Event) => toggle(kind, (e.currentTarget as HTMLInputElement).checked)} /> <code>${kind}</code></label>`,
     )}
     ${error && html`<p class="error" id=${`${id}-error`}>${error}</p>`}
@@ -58,48 +46,40 @@ function Secret({ id }: { id: string }) {
 }
 
 function SubscriptionForm({ subscription }: { subscription: any }) {
-  const { state, run } = useAction();
-  const initialEvents: string[] = Array.isArray(subscription.events) ? subscription.events : [];
-  const [url, setUrl] = useState(String(subscription.url ?? ""));
-  const [events, setEvents] = useState<string[]>(initialEvents);
-  const [active, setActive] = useState(Boolean(subscription.active));
+  const initial = {
+    url: String(subscription.url ?? ""),
+    events: (Array.isArray(subscription.events) ? subscription.events : []) as string[],
+    active: Boolean(subscription.active),
+  };
+  const { state, run, values, setValues, bind, onSubmit } = useForm(initial);
   const id = `sub-${subscription.id}`;
   const errors = state.fieldErrors;
-  // A change saved here or anywhere else (curl, the SDK) shows up as the form's new starting point.
-  // Only a real change does: the effect also runs once after the form first appears, and resetting
-  // then would throw away what a quick hand (or a test) typed in the meantime.
+  // A change saved here or anywhere else (curl, the SDK) becomes the form's new starting point. Only a real
+  // change: the effect also runs once after mount, and resetting then would lose what was typed meanwhile.
   const shownUpdate = useRef(subscription.updatedAt);
   useEffect(() => {
     if (shownUpdate.current === subscription.updatedAt) return;
     shownUpdate.current = subscription.updatedAt;
-    setUrl(String(subscription.url ?? ""));
-    setEvents(initialEvents);
-    setActive(Boolean(subscription.active));
+    setValues(initial);
   }, [subscription.updatedAt]);
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const submit = onSubmit(() => {
     const body: Record<string, unknown> = {};
-    if (url !== subscription.url) body["url"] = url;
-    if (events.join() !== initialEvents.join()) body["events"] = events;
-    if (active !== subscription.active) body["active"] = active;
-    await run(
-      "PATCH",
-      __UPDATE_SUBSCRIPTION_PATH__.replace("{subscription_id}", enc(subscription.id)),
-      body,
-      Object.keys(body).length === 0 ? "Nothing changed." : "Saved.",
-    );
-  };
+    if (values.url !== subscription.url) body["url"] = values.url;
+    if (values.events.join() !== initial.events.join()) body["events"] = values.events;
+    if (values.active !== subscription.active) body["active"] = values.active;
+    const path = __UPDATE_SUBSCRIPTION_PATH__.replace("{subscription_id}", enc(subscription.id));
+    return run("PATCH", path, body, Object.keys(body).length === 0 ? "Nothing changed." : "Saved.");
+  });
   return html`<form class="subscription" onSubmit=${submit} aria-labelledby=${`${id}-title`}>
     <header>
       <h3 id=${`${id}-title`}><code>${subscription.id}</code></h3>
       <span class=${`pill ${subscription.active ? "ok" : "off"}`}>${subscription.active ? "active" : "inactive"}</span>
     </header>
-    <p class="meta">Updated ${when(subscription.updatedAt)} · ${subscription.events === null ? "receives every event kind" : `${initialEvents.length} event kind${initialEvents.length === 1 ? "" : "s"}`}</p>
-    <${Field} id=${`${id}-url`} label="URL" error=${errors["/url"]}>
-      <input ...${described(`${id}-url`, errors["/url"])} type="text" inputmode="url" spellcheck="false" value=${url} onInput=${(e: Event) => setUrl((e.currentTarget as HTMLInputElement).value)} />
-    <//>
-    <${EventBoxes} id=${`${id}-events`} legend=${subscription.events === null ? "Events (none checked: every kind, as now)" : "Events"} selected=${events} onChange=${setEvents} error=${errors["/events"]} />
-    <label class="check"><input type="checkbox" id=${`${id}-active`} checked=${active} onChange=${(e: Event) => setActive((e.currentTarget as HTMLInputElement).checked)} /> Active</label>
+    <p class="meta">Updated ${when(subscription.updatedAt)} · ${subscription.events === null ? "receives every event kind" : `${initial.events.length} event kind${initial.events.length === 1 ? "" : "s"}`}</p>
+    <${Field} id=${`${id}-url`} label="URL" type="text" inputmode="url" spellcheck="false" ...${bind("url")} />
+    <${EventBoxes} id=${`${id}-events`} legend=${subscription.events === null ? "Events (none checked: every kind, as now)" : "Events"} ...${bind("events")} />
+    <label class="check"><input type="checkbox" id=${`${id}-active`} checked=${values.active}
+      onChange=${(e: Event) => bind("active").onValue((e.currentTarget as HTMLInputElement).checked)} /> Active</label>
     ${errors["/active"] && html`<p class="error">${errors["/active"]}</p>`}
     <div class="actions">
       <button type="submit" class="primary" disabled=${state.busy}>Save</button>
@@ -111,26 +91,20 @@ function SubscriptionForm({ subscription }: { subscription: any }) {
 }
 
 function NewSubscriptionForm() {
-  const { state, run } = useAction();
-  const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<string[]>([]);
-  const errors = state.fieldErrors;
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const { state, run, values, setValues, bind, onSubmit } = useForm({ url: "", events: [] as string[] });
+  const submit = onSubmit(async () => {
+    const { url, events } = values;
     const answer = await run("POST", "/__mock/webhook_subscriptions", { url, ...(events.length > 0 && { events }) }, "Subscription created.");
-    if (answer.ok) setUrl(""), setEvents([]);
-  };
+    if (answer.ok) setValues({ url: "", events: [] });
+  });
   return html`<details class="create"><summary id="new-sub-title">New subscription</summary><form class="inline-form" onSubmit=${submit} aria-labelledby="new-sub-title">
-    <${Field} id="new-sub-url" label="URL" error=${errors["/url"]}>
-      <input ...${described("new-sub-url", errors["/url"])} type="text" inputmode="url" spellcheck="false" placeholder="http://127.0.0.1:8080/webhooks" value=${url} onInput=${(e: Event) => setUrl((e.currentTarget as HTMLInputElement).value)} />
-    <//>
-    <${EventBoxes} id="new-sub-events" legend="Events (none checked: every kind)" selected=${events} onChange=${setEvents} error=${errors["/events"]} />
+    <${Field} id="new-sub-url" label="URL" type="text" inputmode="url" spellcheck="false" placeholder="http://127.0.0.1:8080/webhooks" ...${bind("url")} />
+    <${EventBoxes} id="new-sub-events" legend="Events (none checked: every kind)" ...${bind("events")} />
     <button type="submit" disabled=${state.busy}>Create subscription</button>
     <${Notice} kind="error" text=${state.error} />
   </form></details>`;
 }
 
-/** The subscriptions section. */
 export function SubscriptionsSection({ subscriptions }: { subscriptions: readonly any[] }) {
   return html`<section aria-labelledby="subscriptions-title" class="card">
     <h2 id="subscriptions-title">Webhook subscriptions <span class="count">${subscriptions.length}</span></h2>

@@ -1,18 +1,47 @@
 /**
  * Webhooks: each event with its deliveries and every attempt (outcome, duration, the answer's
- * first bytes, the headers sent), redeliver and "run due now"; and the built-in inboxes, with what
- * each request carried and whether its signature verified.
+ * first bytes, the headers sent), redeliver and "run due now"; and the built-in inboxes its
+ * subscriptions point at (`…/__mock/inbox/{name}`), with what each request carried and whether
+ * its signature verified.
  */
+import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { signWebhook } from "../../../../src/webhooks/signature.js";
-import { useAction } from "../action.js";
-import { call } from "../api.js";
-import { html } from "../html.js";
+import { call, listOf } from "../api.js";
 import { notDeliveredSentence } from "../not-delivered.js";
-import { Json, Notice, when } from "../parts.js";
-import type { WebhooksData } from "../webhooks-data.js";
+import { ActionButton, Json, Notice, useAction, when } from "../parts.js";
 
 const enc = encodeURIComponent;
+
+/** The inbox a subscription URL points at on this server, if it does. */
+function inboxOf(url: unknown): string | null {
+  const match = typeof url === "string" ? /\/__mock\/inbox\/([^/?#]+)$/.exec(url) : null;
+  try {
+    return match === null ? null : decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads what the view shows: the events, the deliveries and the inboxes the subscriptions point at.
+ * @param subscriptions - the tenant's subscriptions, kept with the listings (they say why an event went nowhere)
+ * @returns the listings, or null when the server has no webhook routes
+ */
+export async function loadWebhooks(subscriptions: readonly any[]) {
+  const names = [...new Set(subscriptions.map((s) => inboxOf(s?.url)).filter((name): name is string => name !== null))];
+  const [events, deliveries, ...inboxes] = await Promise.all([
+    call("GET", "/__mock/webhook_events"),
+    call("GET", "/__mock/webhook_deliveries"),
+    ...names.map((name) => call("GET", `/__mock/inbox/${enc(name)}`)),
+  ]);
+  if (!events.ok || !deliveries.ok) return null;
+  const inboxMessages = names.map((name, index): [string, any[]] => [name, listOf(inboxes[index]!) ?? []]);
+  return { subscriptions, events: listOf(events) ?? [], deliveries: listOf(deliveries) ?? [], inboxes: Object.fromEntries(inboxMessages) };
+}
+
+/** The webhook listings of one tenant. */
+export type WebhooksData = NonNullable<Awaited<ReturnType<typeof loadWebhooks>>>;
 
 function parse(text: unknown): unknown {
   try {
@@ -50,8 +79,7 @@ function AttemptHeaders({ delivery, attempt }: { delivery: any; attempt: any }) 
 
 function outcome(attempt: any): string {
   if (attempt.ok) return `${attempt.status} OK`;
-  if (attempt.status !== null && attempt.status !== undefined) return `${attempt.status} · ${attempt.reason ?? "failed"}`;
-  return String(attempt.reason ?? "failed");
+  return attempt.status != null ? `${attempt.status} · ${attempt.reason ?? "failed"}` : String(attempt.reason ?? "failed");
 }
 
 function DeliveryCard({ delivery }: { delivery: any }) {
@@ -84,7 +112,6 @@ function DeliveryCard({ delivery }: { delivery: any }) {
 }
 
 function EventCard({ event, deliveries, subscriptions }: { event: any; deliveries: readonly any[]; subscriptions: readonly any[] }) {
-  const redeliver = useAction();
   return html`<li class="event card">
     <header>
       <h3><code>${event.type}</code></h3>
@@ -94,14 +121,9 @@ function EventCard({ event, deliveries, subscriptions }: { event: any; deliverie
     ${
       deliveries.length === 0
         ? html`<p class="meta not-delivered">${notDeliveredSentence(event, subscriptions)}</p>`
-        : html`<ul class="plain deliveries">${deliveries.map((d) => html`<${DeliveryCard} key=${d.subscriptionId} delivery=${d} />`)}</ul>`
+        : html`<ul class="plain deliveries">${deliveries.map((d) => html`<${DeliveryCard} key=${d.subscriptionId} delivery=${d} />`)}</ul>
+          <${ActionButton} aria-label=${`Redeliver ${event.type} ${event.id}`} label="Redeliver" path=${`/__mock/webhook_events/${enc(event.id)}/redeliver`} />`
     }
-    ${
-      deliveries.length > 0 &&
-      html`<button type="button" disabled=${redeliver.state.busy} aria-label=${`Redeliver ${event.type} ${event.id}`}
-      onClick=${() => redeliver.run("POST", `/__mock/webhook_events/${enc(event.id)}/redeliver`)}>Redeliver</button>`
-    }
-    <${Notice} kind="error" text=${redeliver.state.error} />
   </li>`;
 }
 
@@ -130,7 +152,6 @@ function Inbox({ name, messages }: { name: string; messages: readonly any[] }) {
   </section>`;
 }
 
-/** The webhooks view. */
 export function WebhooksView({ data }: { data: WebhooksData | null }) {
   const run = useAction();
   if (data === null) {

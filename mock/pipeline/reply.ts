@@ -4,19 +4,28 @@
  * @module
  */
 import type * as z from "zod/mini";
-import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import { type ErrorCode, type FieldError, PROBLEM_CONTENT_TYPE, type ProblemDetails, toFieldErrors } from "../../src/schemas/index.js";
 import { PROBLEM_STATUSES } from "../../src/schemas/problem.js";
+import type { MockResponse } from "./request.js";
 
-/** An answer: status, JSON body (or already-rendered text), extra headers. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const utf8 = new TextEncoder();
+
+/**
+ * What a route answers, before it is rendered: a status and a JSON body (or a text already
+ * rendered, or a stream), extra headers, and whether the body is a problem.
+ */
 export interface Reply {
   readonly status: number;
-  readonly body: unknown;
+  /** The JSON body (ignored when `text` or `stream` is given; none for a redirect or a 204). */
+  readonly body?: unknown;
+  /** A body already rendered: a document, a page, an asset, or a malformed-body fault's cut text (its content type in `headers`, else JSON). */
+  readonly text?: string;
+  /** A body that keeps coming (the console's event stream), with its content type in `headers`. */
+  readonly stream?: ReadableStream<Uint8Array>;
   readonly headers?: Readonly<Record<string, string>>;
   /** Set when `body` is a problem, so the response gets `application/problem+json`. */
   readonly problem?: boolean;
-  /** Text to send instead of `JSON.stringify(body)` (a malformed-body fault). */
-  readonly rawText?: string;
 }
 
 /** The problem `type` of a code: a URN naming it (stable, never a link to follow). */
@@ -67,16 +76,28 @@ export function problem(
   return { status: body.status, body, problem: true, ...(extra.headers && { headers: extra.headers }) };
 }
 
+const NO_CONTENT = new Set([204, 304]);
+
 /**
- * Renders a reply as a `Response` with `x-request-id` and the right content type.
- * @param reply - the reply
+ * Renders a reply: the one place an answer gets its body text, its content type and its
+ * `x-request-id`. A `HEAD` answer keeps every header of the `GET` answer, states the
+ * `content-length` its body would have had and has no body (RFC 9110, 9.3.2).
+ * @param reply - the route's reply
  * @param requestId - the request's ID
+ * @param method - the request's method
+ * @param extra - headers every answer of this request carries (the server's CORS headers)
  */
-export function toResponse(reply: Reply, requestId: string): Response {
-  const headers = new Headers(reply.headers);
-  headers.set("content-type", reply.problem ? PROBLEM_CONTENT_TYPE : "application/json");
-  headers.set(REQUEST_ID_HEADER, requestId);
-  return new Response(reply.rawText ?? JSON.stringify(reply.body), { status: reply.status, headers });
+export function render(reply: Reply, requestId: string, method: string, extra: Readonly<Record<string, string>> = NO_HEADERS): MockResponse {
+  const headers: Record<string, string> = { ...extra };
+  if (reply.headers !== undefined) for (const name of Object.keys(reply.headers)) headers[name.toLowerCase()] = reply.headers[name]!;
+  headers["x-request-id"] = requestId;
+  if (reply.stream !== undefined) return { status: reply.status, headers, body: method === "HEAD" ? null : reply.stream };
+  const text = reply.text ?? (reply.body === undefined || NO_CONTENT.has(reply.status) ? "" : JSON.stringify(reply.body));
+  if (reply.problem) headers["content-type"] = PROBLEM_CONTENT_TYPE;
+  else if (headers["content-type"] === undefined && text !== "") headers["content-type"] = "application/json";
+  if (method !== "HEAD") return { status: reply.status, headers, body: text === "" ? null : text };
+  headers["content-length"] = String(utf8.encode(text).byteLength);
+  return { status: reply.status, headers, body: null };
 }
 
 /**

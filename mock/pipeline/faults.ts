@@ -4,7 +4,10 @@
  * @module
  */
 import * as z from "zod/mini";
-import { OPERATIONS, type OperationId } from "../src/operations.js";
+import { OPERATIONS, type OperationId } from "../../src/operations.js";
+import { ERROR_CODES } from "../../src/schemas/index.js";
+import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../../src/schemas/problem.js";
+import { problem, type Reply } from "./reply.js";
 
 /** Which calls a fault applies to: one operation, or `"all"` (every request the mock receives). */
 export type FaultTarget = OperationId | "all";
@@ -126,4 +129,33 @@ export function createFaults(): { api: MockFaults; take(operation: OperationId |
       };
     },
   };
+}
+
+/**
+ * The problem reply of an injected status fault.
+ * @param requestId - the request's ID
+ * @param status - the status armed (400 to 599)
+ * @param retryAfterSeconds - the `Retry-After` to send, if any
+ */
+export function faultReply(requestId: string, status: number, retryAfterSeconds: number | null): Reply {
+  const code =
+    status === 429
+      ? "rate_limited"
+      : status >= 500
+        ? "internal_error"
+        : (ERROR_CODES.find((c) => PROBLEM_STATUSES[c].status === status) ?? "invalid_request");
+  return problem(requestId, code, `The mock answers ${status} because a fault was injected for this call.`, {
+    status,
+    ...(EXTRA_STATUS_TITLES[status] !== undefined && { title: EXTRA_STATUS_TITLES[status] }),
+    ...(retryAfterSeconds !== null && { headers: { "retry-after": String(retryAfterSeconds) } }),
+  });
+}
+
+/**
+ * A malformed-body fault's reply: the body cut in half, what a client sees when a proxy mangles a response.
+ * @param reply - the reply the request would have had
+ */
+export function malformed(reply: Reply): Reply {
+  const text = reply.text ?? JSON.stringify(reply.body);
+  return { ...reply, text: text.slice(0, Math.max(1, text.length >> 1)) };
 }

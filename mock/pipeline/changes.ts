@@ -4,7 +4,7 @@
  * tenant's changes; nothing is buffered, so a feed nobody listens to costs one map lookup.
  * @module
  */
-import type { WebhookEventKind } from "../src/schemas/index.js";
+import type { WebhookEventKind } from "../../src/schemas/index.js";
 import type { LoggedRequest } from "./request-log.js";
 
 /**

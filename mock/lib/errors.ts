@@ -3,7 +3,7 @@
  * never store: the same rules as the API, so no test can seed a record the API could not produce.
  * @module
  */
-import type { FieldError } from "../src/schemas/index.js";
+import type { FieldError } from "../../src/schemas/index.js";
 
 /**
  * Thrown by `api.state` helpers for invalid input (a bad field, an unknown tenant, a duplicate

@@ -3,6 +3,7 @@
  * every generated ID and secret. Not for cryptography; this is a test double.
  * @module
  */
+import { fnv1a32 } from "./hash.js";
 
 /** A function returning the next number in `[0, 1)`, as the `ulid` package expects. */
 export type Random = () => number;
@@ -12,13 +13,7 @@ export type Seed = number | string;
 
 /** Folds a seed into 32 bits (FNV-1a over its string form, so `1` and `"1"` agree). */
 export function seedToUint32(seed: Seed): number {
-  const text = String(seed);
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
+  return fnv1a32(String(seed));
 }
 
 /**

@@ -1,16 +1,29 @@
 /**
- * The router of every HTTP surface of the mock: the API's routes come from the operation table
- * (`src/operations.ts`), the control API's from its own route table, and both are matched here by
- * path shape and method. A known path with another method is a 405 (with `Allow`), anything else
- * a 404.
+ * The router of the mock's one route table (the API's routes from the operation table, the
+ * control API's, the documents, the server's console and inbox): matched by path shape and
+ * method. `HEAD` is served by the `GET` route; a known path with another method is a 405 (with
+ * `Allow`), anything else a 404.
  * @module
  */
-import { API_PREFIX, OPERATION_TABLE, type OperationId, type PathParam } from "../../src/operations.js";
-import { allowList, routingMethod } from "./method.js";
+import type { PathParam } from "../../src/operations.js";
+
+/** The method a route table is searched with: `HEAD` is served by the `GET` route (RFC 9110, 9.3.2). */
+export function routingMethod(method: string): string {
+  return method === "HEAD" ? "GET" : method;
+}
+
+/** The `Allow` list of a path whose routes serve `methods`: `HEAD` joins wherever `GET` is. */
+export function allowList(methods: readonly string[]): string[] {
+  return methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
+}
 
 /** A route as the router needs it: a method and a path template with `{name}` parameters. */
-export interface RouteShape {
+export interface RouteShape<Q = unknown> {
   readonly method: string;
+  /** Answers only the requests this accepts (the console's root redirect: browsers only); any other is as if the route were not there. */
+  accepts?(request: Q): boolean;
+  /** True for a route that takes no API key. */
+  readonly public?: true;
   /** The path template, e.g. `/v0/webhook_subscriptions/{subscription_id}`. */
   readonly path: string;
   /** The key each template parameter is decoded under (by default its own name). */
@@ -20,7 +33,8 @@ export interface RouteShape {
 /** The outcome of matching one request against a router. */
 export type RouteMatch<R> =
   | { readonly kind: "route"; readonly route: R; readonly params: Readonly<Record<string, string>> }
-  | { readonly kind: "wrong-method"; readonly allow: readonly string[] }
+  /** `publicOnly`: every route at the path takes no API key (a document, the console), so the 405 comes without one. */
+  | { readonly kind: "wrong-method"; readonly allow: readonly string[]; readonly publicOnly: boolean }
   | { readonly kind: "not-found" };
 
 /** A compiled template: per segment, the literal it must equal, or null for a parameter (decoded under `keys[i]`). */
@@ -69,39 +83,20 @@ function matchSegments({ literals, keys }: Pattern, segments: readonly string[])
  * @param routes - the routes, each with its method and path template
  * @returns a function routing one request by method and path (the path below the mock's base URL)
  */
-export function createRouter<R extends RouteShape>(routes: readonly R[]): (method: string, path: string) => RouteMatch<R> {
+export function createRouter<Q, R extends RouteShape<Q>>(routes: readonly R[]): (method: string, path: string, request?: Q) => RouteMatch<R> {
   const compiled = routes.map((route) => ({ route, pattern: compile(route) }));
-  return (method, path) => {
+  return (method, path, request) => {
     const segments = path.split("/");
     const wanted = routingMethod(method);
     let allow: string[] | null = null;
+    let publicOnly = true;
     for (const { route, pattern } of compiled) {
       const params = matchSegments(pattern, segments);
-      if (params === null) continue;
+      if (params === null || (route.accepts !== undefined && (request === undefined || !route.accepts(request)))) continue;
       if (route.method === wanted) return { kind: "route", route, params };
       (allow ??= []).push(route.method);
+      publicOnly &&= route.public === true;
     }
-    return allow !== null ? { kind: "wrong-method", allow: allowList(allow) } : { kind: "not-found" };
+    return allow !== null ? { kind: "wrong-method", allow: allowList(allow), publicOnly } : { kind: "not-found" };
   };
-}
-
-/** The outcome of routing one API request. */
-export type ApiRouteMatch =
-  | { readonly kind: "operation"; readonly operation: OperationId; readonly params: Readonly<Record<string, string>> }
-  | { readonly kind: "wrong-method"; readonly allow: readonly string[] }
-  /** `underApi` tells whether the path is in the API at all (then authentication still comes first). */
-  | { readonly kind: "not-found"; readonly underApi: boolean };
-
-const routeApi = createRouter(OPERATION_TABLE);
-
-/**
- * Routes an API request through the operation table.
- * @param method - the request method
- * @param path - the URL path below the mock's base URL, e.g. `/v0/prospect_logs`
- */
-export function matchRoute(method: string, path: string): ApiRouteMatch {
-  if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return { kind: "not-found", underApi: false };
-  const match = routeApi(method, path);
-  if (match.kind === "route") return { kind: "operation", operation: match.route.name, params: match.params };
-  return match.kind === "wrong-method" ? match : { kind: "not-found", underApi: true };
 }

@@ -1,13 +1,16 @@
 /**
- * Reading a JSON request body: media type and content coding (415), size (413, without buffering
+ * Parsing a JSON request body: media type and content coding (415), size (413: the adapter read no
  * more than the limit), UTF-8, JSON syntax and the JSON limits (400: a number that is not finite,
  * nesting deeper than 64 levels). Whatever arrives, the outcome is a value that can always be
  * stored and serialized again, or a typed refusal.
  * @module
  */
+import * as z from "zod/mini";
 import { type FieldError, toJsonPointer } from "../../src/schemas/index.js";
 import { jsonLimitIssues } from "../../src/schemas/json-limits.js";
-import type { MaybePromise } from "./maybe-async.js";
+
+/** The body of a route that takes none, when one is sent anyway: an empty JSON object (an unknown field is a 400). */
+export const NO_BODY = z.strictObject({});
 
 /** The largest body accepted: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -53,54 +56,12 @@ const tooLarge: BodyResult = {
 };
 
 /**
- * Reads a body of at most {@link MAX_BODY_BYTES} without buffering more than the limit.
- * @returns the bytes, or null when the body is larger than the limit
- */
-export async function readCapped(request: Request): Promise<Uint8Array | null> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > MAX_BODY_BYTES) return null;
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-/**
- * Reads and parses a JSON body.
- * @param request - a POST or PATCH request
- * @returns the parsed value (any JSON value: checking its shape is the schema's job) or a refusal
- */
-export async function readJsonBody(request: Request): Promise<BodyResult> {
-  return parseJsonBody(request.headers, () => readCapped(request));
-}
-
-const unreadable: BodyResult = { ok: false, code: "invalid_request", detail: "The body could not be read." };
-
-/**
- * Checks and parses a JSON body from its headers and its bytes (what every adapter has). When
- * the bytes are already here (the server, MSW), the result is too: no promise, no waiting.
+ * Checks and parses a JSON body from its headers and its bytes (what every adapter has).
  * @param headers - the request headers (`content-type`, `content-encoding`)
- * @param read - reads the body's bytes (null: larger than the limit); not called when the headers already refuse it
+ * @param read - the body's bytes (null: larger than the limit)
  * @returns the parsed value (any JSON value: checking its shape is the schema's job) or a refusal
  */
-export function parseJsonBody(headers: { get(name: string): string | null }, read: () => MaybePromise<Uint8Array | null>): MaybePromise<BodyResult> {
+export function parseJsonBody(headers: { get(name: string): string | null }, read: Uint8Array | null): BodyResult {
   if (!isJsonMediaType(headers.get("content-type"))) {
     return { ok: false, code: "unsupported_media_type", detail: "Send the body as JSON with Content-Type: application/json." };
   }
@@ -111,13 +72,7 @@ export function parseJsonBody(headers: { get(name: string): string | null }, rea
       detail: "Send the body uncompressed: the only Content-Encoding accepted is identity.",
     };
   }
-  let bytes: MaybePromise<Uint8Array | null>;
-  try {
-    bytes = read();
-  } catch {
-    return unreadable;
-  }
-  return bytes instanceof Promise ? bytes.then(parseBytes, () => unreadable) : parseBytes(bytes);
+  return parseBytes(read);
 }
 
 /** Decodes and parses the bytes of a body whose headers were accepted. */

@@ -7,9 +7,10 @@
  */
 
 import * as z from "zod/mini";
-import { OPERATIONS, type OperationId } from "../src/operations.js";
-import { REDACTED } from "../src/redact.js";
-import { DateTime, OpaqueId } from "../src/schemas/index.js";
+import { OPERATIONS, type OperationId } from "../../src/operations.js";
+import { REDACTED } from "../../src/redact.js";
+import { DateTime, OpaqueId } from "../../src/schemas/index.js";
+import { canonicalJson } from "../lib/canonical-json.js";
 
 /** One answered request, as JSON: never a header, so never the API key. */
 export const LoggedRequestSchema = z.object({
@@ -76,26 +77,13 @@ export interface RequestLog {
 }
 
 /**
- * Whether `value` holds a secret in any string or object key. Iterative, so the deepest hostile
- * nesting cannot overflow the stack, and it copies nothing.
+ * Whether `value` holds a secret in any string or object key, read from its canonical JSON (the
+ * one walker of JSON values, without recursion): the secret as written, or JSON-escaped.
  */
 function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
-  const pending: unknown[] = [value];
-  const hit = (text: string) => secrets.some((secret) => text.includes(secret));
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (typeof item === "string") {
-      if (hit(item)) return true;
-    } else if (Array.isArray(item)) {
-      for (const element of item) pending.push(element); // no spread: a huge array exceeds the argument limit
-    } else if (typeof item === "object" && item !== null) {
-      for (const key of Object.keys(item)) {
-        if (hit(key)) return true;
-        pending.push((item as Record<string, unknown>)[key]);
-      }
-    }
-  }
-  return false;
+  if (value === undefined) return false;
+  const text = canonicalJson(value);
+  return secrets.some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
 }
 
 /** The log as the core uses it: `api` for tests, the rest for the pipeline and the adapters. */

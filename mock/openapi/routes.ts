@@ -1,0 +1,33 @@
+/**
+ * The two OpenAPI documents as entries of the route table: `GET /openapi.json` (the API, as a
+ * real deployment would publish it) and `GET /__mock/openapi.json` (the control API). No key:
+ * a generator or a fuzzer reads them before it has one. Each is rendered once, on first request.
+ * @module
+ */
+import type { Route } from "../pipeline/route.js";
+import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "./document.js";
+
+/** The path of the API's OpenAPI document. */
+export const OPENAPI_PATH = "/openapi.json";
+
+function documentRoute(path: string, build: (serverUrl: string) => Record<string, unknown>, serverUrl: string): Route {
+  let text: string | undefined;
+  return {
+    method: "GET",
+    path,
+    area: "document",
+    public: true,
+    run: () => ({ status: 200, text: (text ??= JSON.stringify(build(serverUrl))), headers: { "content-type": "application/json" } }),
+  };
+}
+
+/**
+ * The document routes.
+ * @param serverUrl - the server the documents name (the mock's base URL)
+ */
+export function documentRoutes(serverUrl: string): Route[] {
+  return [
+    documentRoute(OPENAPI_PATH, createOpenApiDocument, serverUrl),
+    documentRoute(CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, serverUrl),
+  ];
+}

@@ -1,0 +1,23 @@
+/**
+ * The suites that need more than the sources: the built package (dist/), child processes, a
+ * browser, a packed tarball or a throw-away install. Everything else is the `fast` project:
+ * behaviour, conformance through `api.fetch`, MSW and the server, the SDK (`npm run test:fast`).
+ */
+export const PROJECTS = {
+  /** The standalone server as users run it: the built CLI over real HTTP. */
+  cli: [
+    "test/server/{cli,curl,delivery-resources,docs,early-answers,security-data,security-edge,start-script,webhook-control,webhook-delivery}.test.ts",
+    "test/abuse/hostile-http.test.ts",
+  ],
+  /** Every example of the README and the guides, run as written; TSDoc and changesets. */
+  docs: ["test/docs/**/*.test.ts"],
+  /** The packed tarball, its exports and types, generated clients, msw 2 in a throw-away install. */
+  package: [
+    "test/package/**/*.test.ts",
+    "test/server/{tarball,generated-clients,openapi}.test.ts",
+    "test/sdk/type-names.test.ts",
+    "test/conformance/msw2.test.ts",
+  ],
+  /** Real Chromium: the MSW worker, the browser recipe, the console, the attacks a web page can try. */
+  browser: ["test/browser/**/*.test.ts", "test/console/console.test.ts", "test/server/security-browser.test.ts"],
+};
