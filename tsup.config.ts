@@ -27,17 +27,25 @@ const consoleAssets = buildConsoleAssets();
 
 /**
  * Gives `__PROSPECTKIT_CONSOLE__` its value inside the one module that reads it
- * (mock/console/assets.ts), so the ~60 kB of assets land in the mock's chunk only. A `define` of
+ * (mock/console/page.ts), so the ~60 kB of assets land in the mock's chunk only. A `define` of
  * an object (as vitest.config.ts has) made esbuild put it in a shared chunk, the one that
  * `import("prospectkit")` parses, and `inject` does the same.
  */
 const consoleAssetsInline = {
   name: "console-assets-inline",
-  setup(build: { onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => { contents: string; loader: "ts" }): void }) {
-    build.onLoad({ filter: /[\\/]mock[\\/]console[\\/]assets\.ts$/ }, (args) => ({
-      contents: `const __PROSPECTKIT_CONSOLE__ = ${JSON.stringify(consoleAssets)};\n${readFileSync(args.path, "utf8")}`,
-      loader: "ts",
-    }));
+  setup(build: {
+    onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => { contents: string; loader: "ts" }): void;
+    onEnd(callback: () => void): void;
+  }) {
+    let given = false;
+    build.onLoad({ filter: /[\\/]mock[\\/]console[\\/]page\.ts$/ }, (args) => {
+      given = true;
+      return { contents: `const __PROSPECTKIT_CONSOLE__ = ${JSON.stringify(consoleAssets)};\n${readFileSync(args.path, "utf8")}`, loader: "ts" };
+    });
+    // A move of that module would otherwise build a server whose console has no assets.
+    build.onEnd(() => {
+      if (!given) throw new Error("tsup.config.ts: mock/console/page.ts was not built; update consoleAssetsInline");
+    });
   },
 };
 
