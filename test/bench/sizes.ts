@@ -33,6 +33,17 @@ const FLOOR = {
   all: `import { createFetch } from "${ROOT}node_modules/ofetch/dist/index.mjs"; import { Page } from "${ROOT}src/schemas/page.ts"; import { ProspectLog, ProspectLogCreate } from "${ROOT}src/schemas/prospect-log.ts"; import { WebhookSubscription, WebhookSubscriptionUpdate } from "${ROOT}src/schemas/webhook-subscription.ts"; export const floor = [createFetch, (v) => [Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate].map((s) => s.safeParse(v))];`,
 } as const;
 
+/**
+ * ofetch's helpers as its module imports them: `withBase` (which the SDK's requests use) alone, and
+ * with `withQuery` and `destr`, which only a `query` option and JSON response parsing reach. The
+ * SDK passes neither, yet no bundler can drop them from ofetch's code: the difference is part of
+ * the floor of the whole client's size.
+ */
+const OFETCH_UNUSED = {
+  used: `import { withBase } from "${ROOT}node_modules/ufo/dist/index.mjs"; export const used = [withBase];`,
+  all: `import { withBase, withQuery } from "${ROOT}node_modules/ufo/dist/index.mjs"; import destr from "${ROOT}node_modules/destr/dist/index.mjs"; export const used = [withBase, withQuery, destr];`,
+} as const;
+
 /** Minified, gzipped bytes of a bundle of `source` (a module importing from the built dist/, or TypeScript sources). */
 async function gzippedBytes(source: string): Promise<{ raw: number; gzip: number }> {
   const result = await esbuild.build({
@@ -125,6 +136,16 @@ const benchmark: Benchmark = {
         kB(floorOne),
         kB(floorAll),
         floorOne / floorAll,
+      ),
+    );
+    const withBase = await rolldownBytes(OFETCH_UNUSED.used);
+    const withUnused = await rolldownBytes(OFETCH_UNUSED.all);
+    rows.push(
+      info(
+        "in the floor, code of ofetch's that the SDK never runs (ufo's withQuery and destr: no query, responses read as text), rolldown",
+        kB(withUnused - withBase),
+        kB(whole),
+        (withUnused - withBase) / whole,
       ),
     );
     const esbuildFloorOne = (await gzippedBytes(FLOOR.one)).gzip;
