@@ -83,4 +83,11 @@ describe('issue 23: import("prospectkit") loads only the SDK', () => {
     expect(files.length).toBeGreaterThan(1);
     for (const file of files) expect(readFileSync(file, "utf8"), file).not.toContain("PROSPECTKIT_CONSOLE");
   });
+
+  it("while the server's build carries them, for the console it serves", () => {
+    // a piece of the style sheet as the build inlines it (a JSON string in the server's chunks)
+    const css = JSON.stringify(readFileSync(join(root, "dist/console/app.css"), "utf8")).slice(1, 80);
+    const files = [...importGraph(join(root, "dist/mock/server/index.js"))];
+    expect(files.some((file) => readFileSync(file, "utf8").includes(css))).toBe(true);
+  });
 });
