@@ -9,7 +9,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { atMost, type Benchmark, info, median } from "./report.ts";
+import { atMost, type Benchmark, type BenchRow, info, median } from "./report.ts";
 
 type Sdk = typeof import("../../src/index.ts");
 
@@ -234,6 +234,11 @@ async function inMemory(sdk: Sdk): Promise<{ sdk: number; raw: number; ofetch: n
   };
 }
 
+/** An informational row of two times in µs per call and their ratio. */
+function versus(figure: string, value: number, baseline: number, digits = 1): BenchRow {
+  return info(figure, `${value.toFixed(digits)} µs`, `${baseline.toFixed(digits)} µs`, value / baseline);
+}
+
 const benchmark: Benchmark = {
   name: "sdk",
   async run() {
@@ -279,60 +284,32 @@ const benchmark: Benchmark = {
           1.1,
         ),
         info("SDK overhead per call (difference of the medians)", `${(sdkMedian - rawMedian).toFixed(1)} µs`, `${PAIRS} rounds × ${BLOCK} calls`),
-        info(
-          "the same in CPU time of the thread (client and server), µs/call: SDK vs raw",
-          `${socketCpu.sdk.toFixed(1)} µs`,
-          `${socketCpu.raw.toFixed(1)} µs`,
-          socketCpu.sdk / socketCpu.raw,
-        ),
-        info(
-          "and the floor vs raw, in CPU time",
-          `${socketCpu.floor.toFixed(1)} µs`,
-          `${socketCpu.raw.toFixed(1)} µs`,
-          socketCpu.floor / socketCpu.raw,
-        ),
+        versus("the same in CPU time of the thread (client and server), µs/call: SDK vs raw", socketCpu.sdk, socketCpu.raw),
+        versus("and the floor vs raw, in CPU time", socketCpu.floor, socketCpu.raw),
         info(
           "event-loop turns per call over the socket: SDK vs raw (median of blocks; the same for any load)",
           median(loopTurns.get(viaSdk)!).toFixed(2),
           median(loopTurns.get(raw)!).toFixed(2),
           median(loopTurns.get(viaSdk)!) / median(loopTurns.get(raw)!),
         ),
-        info(
+        versus(
           `createProspectLog via SDK vs raw fetch with an AbortSignal.timeout (a timeout is part of the SDK's floor), µs/call (pair ratios ${pairSpread(times[1], times[2])})`,
-          `${sdkMedian.toFixed(1)} µs`,
-          `${timeoutMedian.toFixed(1)} µs`,
-          sdkMedian / timeoutMedian,
+          sdkMedian,
+          timeoutMedian,
         ),
-        info(
+        versus(
           `ofetch alone, set up as the SDK's transport (no timeout, validation or policy), µs/call (pair ratios ${pairSpread(times[3], times[0])})`,
-          `${ofetchMedian.toFixed(1)} µs`,
-          `${rawMedian.toFixed(1)} µs`,
-          ofetchMedian / rawMedian,
+          ofetchMedian,
+          rawMedian,
         ),
-        info(
+        versus(
           `the floor: ofetch + a timer and an abort per attempt + both validations + an idempotency key, µs/call (pair ratios ${pairSpread(times[4], times[0])})`,
-          `${floorMedian.toFixed(1)} µs`,
-          `${rawMedian.toFixed(1)} µs`,
-          floorMedian / rawMedian,
+          floorMedian,
+          rawMedian,
         ),
-        info(
-          `createProspectLog via SDK vs the floor, µs/call (pair ratios ${pairSpread(times[1], times[4])})`,
-          `${sdkMedian.toFixed(1)} µs`,
-          `${floorMedian.toFixed(1)} µs`,
-          sdkMedian / floorMedian,
-        ),
-        info(
-          "raw fetch with an AbortSignal.timeout, µs/call (what any timeout costs in undici)",
-          `${timeoutMedian.toFixed(1)} µs`,
-          `${rawMedian.toFixed(1)} µs`,
-          timeoutMedian / rawMedian,
-        ),
-        info(
-          "the same without a network: an injected fetch answering from memory, µs/call",
-          `${cpu.sdk.toFixed(2)} µs`,
-          `${cpu.raw.toFixed(2)} µs`,
-          cpu.sdk / cpu.raw,
-        ),
+        versus(`createProspectLog via SDK vs the floor, µs/call (pair ratios ${pairSpread(times[1], times[4])})`, sdkMedian, floorMedian),
+        versus("raw fetch with an AbortSignal.timeout, µs/call (what any timeout costs in undici)", timeoutMedian, rawMedian),
+        versus("the same without a network: an injected fetch answering from memory, µs/call", cpu.sdk, cpu.raw, 2),
         // An absolute target (issue 23): the SDK's own work per call, on top of the raw side's; the ratio column holds the µs.
         atMost(
           `the SDK's own cost in memory, µs/call (SDK minus raw, medians; per-round spread ${cpu.spread})`,
