@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERIFY_HELP } from "../../mock/server/cli/verify.js";
 import { CONTRACT_RULES } from "../../mock/verify/index.js";
 import { CLI, type CliProcess, startCli } from "./support/cli-process.js";
 
@@ -114,6 +115,25 @@ describe("prospectkit-mock verify against prospectkit-mock", () => {
     expect(stdout).toContain("Subscription webhooksubscription_demo: restored to its url, events and active");
     expect(stdout).toMatch(/Stopped early: interrupted/);
     expect(await subscriptionOf(server)).toEqual(original);
+  });
+
+  it("verify --help prints its options and exit codes, exit code 0", async () => {
+    const { code, stdout } = await verify(["--help"]).done;
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${VERIFY_HELP}\n`);
+    for (const option of [
+      "--base-url",
+      "--api-key",
+      "--page",
+      "--subscription",
+      "--other-tenant-key",
+      "--strict",
+      "--json",
+      "--junit",
+      "--max-requests",
+      "--rate",
+    ])
+      expect(stdout).toContain(option);
   });
 
   it.each([
