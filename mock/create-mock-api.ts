@@ -200,7 +200,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
         faults,
         record,
       },
-      { ...extra, routes: [...routes, ...(extra.routes ?? [])] },
+      // The adapter's routes first: the proxy's take the place of the API's own (the first match answers).
+      { ...extra, routes: [...(extra.routes ?? []), ...routes] },
     );
 
   const toOutcome = (response: Awaited<ReturnType<MockHandler>>): Outcome =>

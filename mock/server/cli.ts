@@ -16,7 +16,9 @@ import { type CliOptions, helpText, parseCli, UsageError } from "./cli/args.js";
 import { describeFieldErrors, readDataFile } from "./cli/data-file.js";
 import { banner, deliveryLine, requestLine } from "./cli/output.js";
 import { watchParent } from "./cli/parent.js";
+import { runVerifyCli } from "./cli/verify.js";
 import { demoFixtures } from "./demo.js";
+import { createRecording } from "./recording.js";
 import { type MockServer, startMockServer } from "./start.js";
 
 /** The exit code of a usage error (bad flag, bad file, port in use). */
@@ -70,6 +72,13 @@ async function start(options: CliOptions): Promise<MockServer> {
       allowedHosts: options.allowedHosts,
       corsOrigins: options.corsOrigins,
       fixtures: fixturesOf(options),
+      ...(options.proxyTo !== undefined && {
+        proxy: {
+          target: options.proxyTo,
+          fallback: options.fallback,
+          ...(options.recordFile !== undefined && { onExchange: createRecording(options.recordFile).see }),
+        },
+      }),
       // The console's own refreshes would drown the user's calls: only what the user did is printed.
       ...(!options.quiet && { onRequest: (request) => request.console || write(requestLine(request)) }),
       webhooks: {
@@ -95,6 +104,7 @@ async function start(options: CliOptions): Promise<MockServer> {
  */
 async function runCli(argv: readonly string[]): Promise<number> {
   try {
+    if (argv[0] === "verify") return await runVerifyCli(argv.slice(1));
     const options = parseCli(argv);
     if (options.help) return write(`${helpText()}\n`), 0;
     if (options.version) return write(`${VERSION}\n`), 0;
@@ -108,6 +118,7 @@ async function runCli(argv: readonly string[]): Promise<number> {
         url: server.url,
         apiKey: options.apiKeys[0]!,
         otherKeys: options.apiKeys.length - 1,
+        ...(options.proxyTo !== undefined && { proxy: { target: options.proxyTo, recordFile: options.recordFile, fallback: options.fallback } }),
         page: page && { pageGroupId: page.pageGroupId, pageId: page.id },
         subscriptionId: subscription?.id,
         webhooks: {

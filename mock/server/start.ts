@@ -14,6 +14,7 @@ import { createExposure, type ExposureOptions } from "../pipeline/exposure.js";
 import type { AnsweredRequest } from "../pipeline/handler.js";
 import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
 import { nodeListener } from "./node.js";
+import { type ProxyOptions, proxyRoutes } from "./proxy.js";
 import { createRawAnswerer } from "./raw-requests.js";
 
 /** The port the server listens on when none is given. */
@@ -50,6 +51,11 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly latencyMs?: number;
   /** Called once per answered request (method, path without query, status, duration); never sees a header. */
   readonly onRequest?: (request: AnsweredRequest) => void;
+  /**
+   * Forward the API's operations to a real deployment, checking every request and answer against
+   * the API's schemas (the validating proxy: docs/contract-check.md).
+   */
+  readonly proxy?: ProxyOptions;
 }
 
 /** A running server. */
@@ -100,6 +106,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     webhooks,
     allowedHosts,
     corsOrigins,
+    proxy,
     ...mockOptions
   } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
@@ -124,7 +131,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   delivery.start(api.webhooks);
   const core = coreOf(api);
   const handler = core.createHandler({
-    routes: consoleRoutes(api, core),
+    routes: [...(proxy === undefined ? [] : proxyRoutes(core, proxy)), ...consoleRoutes(api, core)],
     exposure,
     latencyMs,
     ...(onRequest !== undefined && { onAnswered: onRequest }),
