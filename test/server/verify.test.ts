@@ -17,7 +17,10 @@ const KEY = "pk_verify_cli_key_0123456789";
 const DEMO = { page: "pagegroup_demo/page_demo", subscription: "webhooksubscription_demo" };
 
 /** Runs `verify` with these arguments; the key comes from the environment, as in CI. */
-function verify(args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+function verify(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [CLI, "verify", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, PROSPECTKIT_API_KEY: KEY, ...env },
@@ -62,18 +65,10 @@ describe("prospectkit-mock verify against prospectkit-mock", () => {
     const { apiKey: otherKey } = (await tenant.json()) as { apiKey: string };
     const started = performance.now();
     const junit = join(dir, "verify.xml");
-    const { code, stdout, stderr } = await verify([
-      "--base-url",
-      server.url,
-      "--page",
-      DEMO.page,
-      "--subscription",
-      DEMO.subscription,
-      "--rate",
-      "200",
-      "--junit",
-      junit,
-    ], { PROSPECTKIT_OTHER_TENANT_KEY: otherKey }).done;
+    const { code, stdout, stderr } = await verify(
+      ["--base-url", server.url, "--page", DEMO.page, "--subscription", DEMO.subscription, "--rate", "200", "--junit", junit],
+      { PROSPECTKIT_OTHER_TENANT_KEY: otherKey },
+    ).done;
     expect(performance.now() - started).toBeLessThan(30_000);
     expect({ code, stderr: stderr.trim() }).toEqual({
       code: 0,
