@@ -18,6 +18,7 @@ import { banner, deliveryLine, requestLine } from "./cli/output.js";
 import { watchParent } from "./cli/parent.js";
 import { demoFixtures } from "./demo.js";
 import { type MockServer, startMockServer } from "./start.js";
+import { StateFileError } from "./state-file/error.js";
 
 /** The exit code of a usage error (bad flag, bad file, port in use). */
 const USAGE_EXIT_CODE = 2;
@@ -70,6 +71,7 @@ async function start(options: CliOptions): Promise<MockServer> {
       allowedHosts: options.allowedHosts,
       corsOrigins: options.corsOrigins,
       fixtures: fixturesOf(options),
+      ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
       // The console's own refreshes would drown the user's calls: only what the user did is printed.
       ...(!options.quiet && { onRequest: (request) => request.console || write(requestLine(request)) }),
       webhooks: {
@@ -82,6 +84,7 @@ async function start(options: CliOptions): Promise<MockServer> {
   } catch (error) {
     const known = listenError(error as NodeJS.ErrnoException, options);
     if (known !== undefined) throw new UsageError(known);
+    if (error instanceof StateFileError) throw new UsageError(error.message);
     // A key the mock refuses (not visible ASCII): the message names the field, never the key.
     if (error instanceof MockStateError) throw new UsageError(`--api-key: ${describeFieldErrors(error.errors)}`);
     throw error;

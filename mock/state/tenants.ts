@@ -25,7 +25,7 @@ export function createTenant(store: Store, input: unknown): TenantRecord {
       { pointer: "/apiKeys", code: "duplicate", detail: "a key is listed twice or already issued" },
     ]);
   }
-  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId);
+  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId, store.journal);
   store.tenants.set(id, tenant);
   store.defaultTenantId ??= id;
   for (const key of keys) store.apiKeys.set(key, id);

@@ -4,6 +4,7 @@
  * @module
  */
 export { createWebhookDispatcher } from "./dispatcher.js";
+export { applyWebhookChange, NO_WEBHOOKS, type SavedWebhooks, SavedWebhooksSchema, type WebhookChange } from "./saved.js";
 export {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_DEACTIVATE_AFTER_MS,

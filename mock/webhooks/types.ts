@@ -1,4 +1,5 @@
 import type { WebhookEventKind } from "../../src/schemas/index.js";
+import type { WebhookChange } from "./saved.js";
 
 /** A subscription as the dispatcher needs it: where to send, how to sign, what it wants. */
 export interface WebhookTarget {
@@ -54,6 +55,8 @@ export interface WebhookDispatcherOptions extends WebhookOptions {
   onDeactivate?: (subscriptionId: string) => void;
   /** The secrets that sign a subscription's attempt now (rotation: two). Default: the target's secret when it was emitted. */
   secretsOf?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => readonly string[] | undefined;
+  /** Hears every change of the events, deliveries and runs of failures, as it happens (a state file's journal). */
+  onChange?: (change: WebhookChange) => void;
 }
 
 /**
