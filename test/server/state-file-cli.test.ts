@@ -108,7 +108,7 @@ describe("--state FILE: a restart over the CLI", () => {
       await expect.poll(() => hook.received.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
       const { secret } = before.secrets[1]!.body as { secret: string };
       const [delivery] = hook.received;
-      const headers = new Headers(Object.entries(delivery!.headers).map(([name, value]) => [name, String(value)]));
+      const headers = new Headers(Object.entries(delivery!.headers).map(([name, value]) => [name, String(value)] as [string, string]));
       await expect(verifyWebhook({ secret, headers, body: delivery!.body })).resolves.toMatchObject({ type: expect.any(String) });
     } finally {
       hook.close();
