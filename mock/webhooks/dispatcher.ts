@@ -1,9 +1,8 @@
 import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
 import { type AttemptOutcome, attemptAll } from "./attempt.js";
-import type { SavedDelivery, SavedWebhooks } from "./saved.js";
 import { nextAttemptTime, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_DEACTIVATE_AFTER_MS } from "./schedule.js";
 import { createSlotLine } from "./slots.js";
-import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookDispatcherOptions, WebhookTarget } from "./types.js";
+import type { Delivery, DeliveryAttempt, DeliveryStatus, SavedDelivery, SavedWebhooks, WebhookDispatcherOptions, WebhookTarget } from "./types.js";
 
 /** How many deliveries and events a dispatcher keeps by default. */
 const DEFAULT_MAX_WEBHOOK_RECORDS = 10_000;

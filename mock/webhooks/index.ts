@@ -4,7 +4,7 @@
  * @module
  */
 export { createWebhookDispatcher } from "./dispatcher.js";
-export { applyWebhookChange, NO_WEBHOOKS, type SavedWebhooks, SavedWebhooksSchema, type WebhookChange } from "./saved.js";
+export { applyWebhookChange, SavedWebhooksSchema } from "./saved.js";
 export {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_DEACTIVATE_AFTER_MS,
@@ -17,6 +17,9 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  SavedDelivery,
+  SavedWebhooks,
+  WebhookChange,
   WebhookDispatcherOptions,
   WebhookFetch,
   WebhookOptions,

@@ -6,8 +6,8 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, OpaqueId, WebhookEvent, type WebhookEvent as WebhookEventBody, WebhookEventKind } from "../../src/schemas/index.js";
-import type { Delivery } from "./types.js";
+import { DateTime, OpaqueId, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
+import type { SavedWebhooks, WebhookChange } from "./types.js";
 
 const Attempt = z.object({
   eventId: z.string(),
@@ -41,36 +41,12 @@ export const SavedDeliverySchema = z.object({
 /** A saved event and its tenant. */
 export const SavedEventSchema = z.object({ tenantId: z.nullable(OpaqueId), event: WebhookEvent });
 
-/** The dispatcher's state as saved: events, deliveries in the order they were made, and each failing subscription's first failure. */
+/** What a {@link SavedWebhooks} must be: events, deliveries in the order they were made, and each failing subscription's first failure. */
 export const SavedWebhooksSchema = z.object({
   events: z.array(SavedEventSchema),
   deliveries: z.array(SavedDeliverySchema),
   failingSince: z.array(z.tuple([z.string(), z.number()])),
 });
-
-/** A saved delivery. */
-export type SavedDelivery = Delivery & { readonly sequence: number; readonly secret: string };
-/** The dispatcher's state as saved (what {@link SavedWebhooksSchema} accepts). */
-export interface SavedWebhooks {
-  readonly events: readonly { readonly tenantId: string | null; readonly event: WebhookEventBody }[];
-  readonly deliveries: readonly SavedDelivery[];
-  readonly failingSince: readonly (readonly [string, number])[];
-}
-
-/**
- * One change of the dispatcher's state: an event emitted, a delivery made or changed (the whole
- * delivery after the change), a delivery or the oldest events forgotten (the bound on records),
- * or a subscription starting (`since`) or ending (`null`) a run of failures.
- */
-export type WebhookChange =
-  | { readonly kind: "event"; readonly tenantId: string | null; readonly event: WebhookEventBody }
-  | { readonly kind: "delivery"; readonly delivery: SavedDelivery }
-  | { readonly kind: "forget-delivery"; readonly sequence: number }
-  | { readonly kind: "forget-events"; readonly count: number }
-  | { readonly kind: "failing"; readonly subscriptionId: string; readonly since: number | null };
-
-/** An empty saved state. */
-export const NO_WEBHOOKS: SavedWebhooks = { events: [], deliveries: [], failingSince: [] };
 
 /**
  * Applies a change to a saved state (the deliveries by sequence): how a journal is replayed.

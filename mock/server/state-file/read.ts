@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { toFieldErrors } from "../../../src/schemas/index.js";
 import { MockStateError } from "../../lib/errors.js";
 import { applyChange, endReplay, parseSavedState, type SavedState, StateChangeSchema, startReplay } from "../../state/saved-state.js";
-import { describeFieldErrors } from "../cli/data-file.js";
+import { describeFieldErrors } from "../cli/field-errors.js";
 import { StateFileError } from "./error.js";
 
 /** The first line of every state file: what it is and which version of the format. */
