@@ -292,6 +292,11 @@ describe("a file that is not a valid state stops the start, names the problem an
     writeFileSync(path, `${readFileSync(path, "utf8")}{"op":"tenant","val`, { flag: "w" });
     const server = await start(path);
     expect(server.api.state.tenants.list()).toHaveLength(1);
+    server.api.state.pages.create({ id: "page_after" }); // appended after the rewrite, not to the cut line
+    await new Promise((done) => setImmediate(done));
+    const copy = newPath();
+    copyFileSync(path, copy);
+    expect((await start(copy)).api.state.pages.get("page_after")).toBeDefined();
   });
 
   it("an empty file is a fresh one", async () => {

@@ -2,7 +2,8 @@
  * `--state FILE` (`startMockServer`'s `stateFile`): the mock's whole state, every tenant, kept in
  * a file across restarts. Opening takes the file's lock and reads it (refusing, untouched, a file
  * that is not a valid state); attaching loads the state into the mock (or, for a fresh file, keeps
- * what the fixtures seeded), compacts the file to it and journals every change from then on.
+ * what the fixtures seeded), compacts the file to it (unless it holds just that state already) and
+ * journals every change from then on.
  * @module
  */
 import type { MockApi } from "../../core.js";
@@ -56,13 +57,14 @@ function admitKeys(api: MockApi, apiKeys: readonly string[] | Readonly<Record<st
  */
 export function openStateFile(path: string, onError: (error: StateFileError) => void): StateFile {
   const release = acquireLock(path);
-  let saved: ReturnType<typeof readStateFile>;
+  let read: ReturnType<typeof readStateFile>;
   try {
-    saved = readStateFile(path);
+    read = readStateFile(path);
   } catch (error) {
     release();
     throw error;
   }
+  const saved = read.state;
   let writer: StateWriter | null = null;
   let detach = () => {};
   const cannotWrite = (error: unknown) =>
@@ -70,18 +72,16 @@ export function openStateFile(path: string, onError: (error: StateFileError) => 
   return {
     attach(api, apiKeys) {
       const core = coreOf(api);
-      if (saved !== null) {
-        core.loadState(saved);
-        admitKeys(api, apiKeys);
-      }
+      if (saved !== null) core.loadState(saved);
       try {
-        writer = openStateWriter(path, core.saveState, (error) => onError(cannotWrite(error)));
+        writer = openStateWriter(path, core.saveState, (error) => onError(cannotWrite(error)), saved !== null && read.compacted);
       } catch (error) {
         throw cannotWrite(error);
       }
       const journal = writer;
       core.setJournal((change) => journal.append(change));
       detach = () => core.setJournal(null);
+      if (saved !== null) admitKeys(api, apiKeys); // journaled like any other change
     },
     flush: () => writer?.flush(),
     close() {

@@ -39,22 +39,23 @@ function invalid(error: unknown): string {
 /**
  * Reads a state file.
  * @param path - the file
- * @returns the state it holds, or `null` when there is none yet (no file, or an empty one)
+ * @returns the state it holds (`null` when there is none yet: no file, or an empty one), and
+ *   whether the file is exactly that state (`compacted`: no journal after it, no line cut short)
  * @throws {StateFileError} when it cannot be read, is not a state file, or holds an invalid state
  */
-export function readStateFile(path: string): SavedState | null {
+export function readStateFile(path: string): { readonly state: SavedState | null; readonly compacted: boolean } {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return null;
+    if (code === "ENOENT") return { state: null, compacted: false };
     throw new StateFileError(path, `cannot read it: ${unreadable(code)}`);
   }
-  if (text === "") return null;
+  if (text === "") return { state: null, compacted: false };
   const lines = text.split("\n");
   // The last element is "" after a final newline, or a torn write: never acknowledged either way.
-  lines.pop();
+  const torn = lines.pop() !== "";
   if (lines[0] !== FORMAT_LINE) {
     const version = /^\{"format":"prospectkit-mock-state","version":(\d+)\}$/.exec(lines[0] ?? "")?.[1];
     throw new StateFileError(
@@ -72,7 +73,7 @@ export function readStateFile(path: string): SavedState | null {
     if (error instanceof StateFileError) throw error;
     throw new StateFileError(path, `line 2 holds an invalid state: ${invalid(error)}; the file is left as it is`);
   }
-  if (lines.length === 2) return base; // just compacted: nothing to replay
+  if (lines.length === 2) return { state: base, compacted: !torn }; // nothing to replay
   const replay = startReplay(base);
   for (let index = 2; index < lines.length; index++) {
     const value = parseLine(path, index + 1, lines[index]!);
@@ -85,7 +86,7 @@ export function readStateFile(path: string): SavedState | null {
     }
   }
   try {
-    return parseSavedState(endReplay(replay));
+    return { state: parseSavedState(endReplay(replay)), compacted: false };
   } catch (error) {
     throw new StateFileError(path, `its changes end in an invalid state: ${invalid(error)}; the file is left as it is`);
   }

@@ -4,12 +4,13 @@
  * one `write`, before its answer does (a crash or `kill -9` after an answer never loses what it
  * acknowledged); the data reaches the disk within a second (`fdatasync`). Compaction rewrites
  * the file as its format line and the whole state, into a new file that replaces the old one by
- * `rename` only once it is complete and synced: at start, at shutdown, and when the journal has
+ * `rename` only once it is complete and synced: at start (unless the file holds just the state
+ * already: a clean stop compacted it), at shutdown, and when the journal has
  * grown past twice the state (so its cost, spread over the writes that grew it, stays constant).
  * Both files are created with permissions 0600: the state holds API keys and signing secrets.
  * @module
  */
-import { chmodSync, closeSync, fdatasync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fdatasync, fstatSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { StateChange } from "../../state/journal.js";
 import type { SavedState } from "../../state/saved-state.js";
@@ -54,12 +55,14 @@ export interface StateWriter {
 }
 
 /**
- * Opens a state file for writing, compacting it first (the file then holds exactly `save()`).
+ * Opens a state file for writing; the file then holds exactly `save()`.
  * @param path - the file
  * @param save - the whole state now
  * @param onError - told of a write that failed (the server keeps answering; the file lags behind)
+ * @param compacted - whether the file already holds exactly `save()`, alone (then it is only made
+ *   0600 and opened for appending: a start does not rewrite a large state it has just read)
  */
-export function openStateWriter(path: string, save: () => SavedState, onError: (error: Error) => void): StateWriter {
+export function openStateWriter(path: string, save: () => SavedState, onError: (error: Error) => void, compacted = false): StateWriter {
   let fd: number | null = null;
   let queued: string[] = [];
   let scheduled = false;
@@ -113,7 +116,11 @@ export function openStateWriter(path: string, save: () => SavedState, onError: (
   }, SYNC_EVERY_MS);
   timer.unref();
 
-  compact();
+  if (compacted) {
+    chmodSync(path, 0o600);
+    fd = openSync(path, "a", 0o600);
+    stateBytes = fstatSync(fd).size;
+  } else compact();
   return {
     append(change) {
       queued.push(JSON.stringify(change));
