@@ -13,6 +13,7 @@ describe("parseCli", () => {
       developmentKey: true,
       seed: undefined,
       dataFile: undefined,
+      stateFile: undefined,
       demo: true,
       latencyMs: 0,
       webhooks: true,
@@ -44,6 +45,7 @@ describe("parseCli", () => {
     [["--seed=-7"], { seed: -7 }],
     [["--seed", "my-seed"], { seed: "my-seed" }],
     [["--data", "fixtures.json"], { dataFile: "fixtures.json" }],
+    [["--state", "mock-state.jsonl"], { stateFile: "mock-state.jsonl" }],
     [["--no-demo"], { demo: false }],
     [["--latency", "250"], { latencyMs: 250 }],
     [["--latency", "0.5"], { latencyMs: 0.5 }],
@@ -84,6 +86,7 @@ describe("parseCli", () => {
     [["--seed="], "--seed must not be empty"],
     [["--host="], "--host must not be empty"],
     [["--data="], "--data must name a file"],
+    [["--state="], "--state must name a file"],
     [["start"], "Unexpected argument 'start' (see --help)"],
   ])("%j is a usage error: %s", (argv, message) => {
     expect(() => parseCli(argv)).toThrow(new UsageError(message));

@@ -21,6 +21,7 @@ export class StateFileError extends Error {
   readonly path: string;
 
   /**
+   * Creates the error; its message is `state file <path>: <problem>`.
    * @param path - the state file, as given
    * @param problem - what is wrong, and what to do where it helps
    */
