@@ -18,11 +18,56 @@ const mswLoaderPerFormat = {
   },
 };
 
+const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
-// The console's browser assets: inlined into the server bundle (served from memory, whatever file
-// the chunk lands in) and written to dist/console/ as well, where size-limit checks their budget.
+// The console's browser assets: inlined into the server bundle (served from memory) and written to
+// dist/console/ as well, where size-limit checks their budget.
 const consoleAssets = buildConsoleAssets();
+
+/**
+ * Gives `__PROSPECTKIT_CONSOLE__` its value inside the one module that reads it
+ * (mock/console/page.ts), so the ~60 kB of assets land in the mock's chunk only. A `define` of
+ * an object (as vitest.config.ts has) made esbuild put it in a shared chunk, the one that
+ * `import("prospectkit")` parses, and `inject` does the same.
+ */
+const consoleAssetsInline = {
+  name: "console-assets-inline",
+  setup(build: {
+    onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => { contents: string; loader: "ts" }): void;
+    onEnd(callback: () => void): void;
+  }) {
+    let given = false;
+    build.onLoad({ filter: /[\\/]mock[\\/]console[\\/]page\.ts$/ }, (args) => {
+      given = true;
+      return { contents: `const __PROSPECTKIT_CONSOLE__ = ${JSON.stringify(consoleAssets)};\n${readFileSync(args.path, "utf8")}`, loader: "ts" };
+    });
+    // A move of that module would otherwise build a server whose console has no assets.
+    build.onEnd(() => {
+      if (!given) throw new Error("tsup.config.ts: mock/console/page.ts was not built; update consoleAssetsInline");
+    });
+  },
+};
+
+/**
+ * ofetch as the SDK imports it (`createFetch` and `fetch`), without the rest of the entry of its
+ * platform-neutral build: that entry also makes a default instance at load time and reads
+ * `globalThis.Headers` for it, which in Node loads undici (about 50 ms of a cold import, paid
+ * even by code that only verifies webhooks). `createFetch` comes from the module that defines it;
+ * `fetch` is the entry's own one-line export, written here as it is there: the global `fetch`,
+ * looked up at each call. ofetch is pinned, and the build fails if its layout changes.
+ */
+function ofetchCore(): string {
+  const entry = fileURLToPath(new URL("./node_modules/ofetch/dist/index.mjs", import.meta.url));
+  const text = readFileSync(entry, "utf8");
+  const found = /import \{ (\w+) as createFetch \} from '(\.\/shared\/ofetch\.[\w-]+\.mjs)'/.exec(text);
+  const fetch = "const fetch = _globalThis.fetch ? (...args) => _globalThis.fetch(...args) : () => Promise.reject(";
+  if (!found || !text.includes(fetch)) throw new Error("tsup.config.ts: ofetch's neutral entry changed; update ofetchCore()");
+  return [
+    `export { ${found[1]} as createFetch } from ${JSON.stringify(resolve(entry, "..", found[2]!))};`,
+    `export const fetch = globalThis.fetch ? (...args) => globalThis.fetch(...args) : () => Promise.reject(new Error("[ofetch] global.fetch is not supported!"));`,
+  ].join("\n");
+}
 
 export default defineConfig({
   entry: {
@@ -44,22 +89,24 @@ export default defineConfig({
   treeshake: true,
   external: ["msw", /^node:/],
   // ofetch's package entry for Node loads node-fetch-native's polyfill (node:http, zlib, stream,
-  // fs, ...) that the SDK never uses: runtimes since Node 18 have fetch. Bundling its
+  // fs, ...) that the SDK never uses: runtimes since Node 18 have fetch. Bundling the core of its
   // platform-neutral build (and destr, which only it uses) keeps that out of every runtime's
   // cold import; ufo stays an external dependency like zod, shared with the rest of unjs.
   noExternal: ["ofetch", "destr"],
   esbuildPlugins: [
     mswLoaderPerFormat,
+    consoleAssetsInline,
     {
-      name: "ofetch-neutral-build",
+      name: "ofetch-neutral-core",
       setup(build) {
-        const neutral = fileURLToPath(new URL("./node_modules/ofetch/dist/index.mjs", import.meta.url));
-        build.onResolve({ filter: /^ofetch$/ }, () => ({ path: neutral }));
+        const contents = ofetchCore();
+        build.onResolve({ filter: /^ofetch$/ }, () => ({ path: "ofetch", namespace: "ofetch-core" }));
+        build.onLoad({ filter: /.*/, namespace: "ofetch-core" }, () => ({ contents, loader: "js", resolveDir: ROOT }));
       },
     },
   ],
   // src/version.ts: the user-agent and `prospectkit-mock --version` name the released version.
-  define: { __PROSPECTKIT_VERSION__: JSON.stringify(version), __PROSPECTKIT_CONSOLE__: JSON.stringify(consoleAssets) },
+  define: { __PROSPECTKIT_VERSION__: JSON.stringify(version) },
   async onSuccess() {
     mkdirSync("dist/console", { recursive: true });
     writeFileSync("dist/console/app.js", consoleAssets.js);

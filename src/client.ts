@@ -46,7 +46,7 @@ export interface ProspectKitClient extends BaseClient {
   updateWebhookSubscription(params: UpdateWebhookSubscriptionParams, options?: RequestOptions): APIPromise<WebhookSubscription>;
 }
 
-const settingsOf = new WeakMap<BaseClient, Settings>();
+const settingsOf = /* @__PURE__ */ new WeakMap<BaseClient, Settings>();
 
 /**
  * Creates a {@link BaseClient}: the configuration and transport, without operations.

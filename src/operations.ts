@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import type { Operation } from "./request.js";
 import { OpaqueId, Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "./schemas/index.js";
 import type { ErrorStatus } from "./schemas/problem.js";
-import { isWellFormed } from "./serialize.js";
+import { isWellFormed, toJsonBody } from "./serialize.js";
 import { problems, rejectInvalid } from "./validate.js";
 
 /** The prefix of every path of the API (the `baseUrl` is the host root without it). */
@@ -153,8 +153,8 @@ export interface UpdateWebhookSubscriptionParams extends AcceptReadonly<WebhookS
   subscriptionId: string;
 }
 
-const PageRef = z.object({ pageGroupId: PathId, pageId: PathId });
-const SubscriptionRef = z.object({ subscriptionId: PathId });
+const PageRef = /* @__PURE__ */ z.object({ pageGroupId: PathId, pageId: PathId });
+const SubscriptionRef = /* @__PURE__ */ z.object({ subscriptionId: PathId });
 
 /** A random UUID v4 for an idempotency key: `crypto.randomUUID` where it exists (not in every browser context), else `getRandomValues`. */
 function uuid(): string {
@@ -186,7 +186,7 @@ export const createProspectLogOperation: Operation<ProspectLogCreate> = /* @__PU
   prepare(input, validate) {
     if (validate) rejectInvalid(this.name, problems(ProspectLogCreate, input));
     const body = input?.idempotencyKey ? input : { ...input, idempotencyKey: uuid() };
-    return { path: encodedPath(createProspectLogRoute, body), body };
+    return { path: encodedPath(createProspectLogRoute, body), body: toJsonBody(this.name, body) as object };
   },
 });
 
@@ -212,7 +212,7 @@ export const updateWebhookSubscriptionOperation: Operation<UpdateWebhookSubscrip
       const { subscriptionId, ...changes } = input ?? {};
       const errors = problems(SubscriptionRef, input);
       rejectInvalid(this.name, validate ? [...errors, ...problems(WebhookSubscriptionUpdate, changes)] : errors);
-      return { path: encodedPath(updateWebhookSubscriptionRoute, input), body: changes };
+      return { path: encodedPath(updateWebhookSubscriptionRoute, input), body: toJsonBody(this.name, changes) as object };
     },
   },
 );

@@ -180,7 +180,7 @@ export function resolveSettings(options: ClientOptions): Settings {
 }
 
 /** The options a call may override: exactly those with a default. */
-const OVERRIDABLE = Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[];
+const OVERRIDABLE = /* @__PURE__ */ Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[];
 
 /**
  * The one place where a call's options meet the client's settings: per-call values win, the

@@ -8,13 +8,13 @@ import { ConfigurationError, type ProspectKitError } from "./errors/prospectkit-
 import type { CallEvent, RequestEvent, ResponseEvent, RetryEvent } from "./hooks.js";
 import { mergeOptions, type RequestOptions, type Settings } from "./options.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry.js";
-import { convertInput, toJsonBody } from "./serialize.js";
+import { rejectedInput } from "./serialize.js";
 import { checkResponse } from "./validate.js";
 
-/** The path of a call, and its body (a JS value, converted to JSON by `toJsonBody`) if it has one. */
+/** The path of a call, and its body if it has one (a JSON-safe copy of the input, made by `toJsonBody`). */
 export interface PreparedRequest {
   path: string;
-  body?: unknown;
+  body?: object;
 }
 
 /**
@@ -25,7 +25,11 @@ export interface Operation<Input> {
   name: string;
   method: "GET" | "POST" | "PATCH";
   result: z.ZodMiniType;
-  /** Checks the input (path parameters always, the body when `validate`) and builds the request. */
+  /**
+   * Checks the input (path parameters always, the body when `validate`) and builds the request;
+   * an operation with a body converts it with `toJsonBody` here, so only such operations carry
+   * the converter into a bundle.
+   */
   prepare(input: Input, validate: boolean): PreparedRequest;
 }
 
@@ -69,56 +73,10 @@ async function observe<E extends CallEvent>(
     );
 }
 
-async function attempts<T>(s: Settings, operation: Operation<never>, request: AttemptRequest): Promise<WithResponse<T>> {
-  const { method } = operation;
-  const { redact, signal } = s;
-  const observed = s.log || s.onRequest || s.onResponse || s.onRetry;
-  // the URL ofetch will call: its own joiner (ufo's withBase), not a second one
-  const shownUrl = observed ? redact.text(withBase(request.path, s.baseUrl)) : "";
-  const deadline = Date.now() + s.totalTimeoutMs;
-  for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw new APIUserAbortError(attempt - 1, signal.reason);
-    const call: CallEvent | undefined = observed ? { operation: operation.name, method, url: shownUrl, attempt } : undefined;
-    if (call) {
-      const headers = redact.headers(request.headers);
-      await observe<RequestEvent>(s, "debug", `${method} ${shownUrl}`, { ...call, headers }, s.onRequest, attempt - 1);
-    }
-    const started = Date.now();
-    let exchange: Exchange | undefined;
-    let error: ProspectKitError | undefined;
-    let after: number | undefined;
-    try {
-      exchange = await sendAttempt(s.transport, request, Math.min(s.timeoutMs, deadline - started), signal, attempt, redact);
-    } catch (cause) {
-      if (!(cause instanceof APIConnectionError)) throw cause;
-      error = cause;
-    }
-    if (exchange) {
-      const { response, text } = exchange;
-      const { status, headers } = response;
-      const id = headers.get(REQUEST_ID_HEADER);
-      const requestId = id === null ? undefined : redact.text(id);
-      if (call) {
-        const event = { ...call, status, requestId, durationMs: Date.now() - started, headers: redact.headers(headers) };
-        await observe<ResponseEvent>(s, "info", `${status} ${method} ${shownUrl}`, event, s.onResponse, attempt);
-      }
-      if (response.ok) {
-        return { data: checkResponse(s, operation.name, operation.result, response, text, requestId) as T, response, requestId };
-      }
-      after = retryAfterMs(headers);
-      error = toAPIError(response, text, attempt, after, redact);
-      if (!isRetryableStatus(status)) throw error;
-    }
-    const delay = after ?? backoffMs(attempt);
-    if (attempt > s.maxRetries || (after ?? 0) > MAX_RETRY_AFTER_MS || delay > deadline - Date.now()) throw error;
-    if (call) {
-      const message = `retrying ${method} ${shownUrl} in ${Math.round(delay)} ms after: ${error!.message}`;
-      await observe<RetryEvent>(s, "warn", message, { ...call, delayMs: delay, error: error! }, s.onRetry, attempt);
-    }
-    await wait(delay, signal, attempt);
-  }
-}
-
+/**
+ * The whole call: the input checked and converted, then attempts until one succeeds or the retry
+ * policy says stop. One async function, so a call costs one frame of its own above the attempt.
+ */
 async function perform<T, Input>(
   settings: Settings | undefined,
   operation: Operation<Input>,
@@ -127,19 +85,63 @@ async function perform<T, Input>(
 ): Promise<WithResponse<T>> {
   if (!settings) throw new ConfigurationError("not a prospectkit client: create one with createClient()");
   const s = mergeOptions(settings, options);
+  const { name, method } = operation;
   try {
-    const request = convertInput(operation.name, s.redact, (): AttemptRequest => {
+    let request: AttemptRequest;
+    try {
       const { path, body } = operation.prepare(input, s.validateRequests);
-      return {
-        method: operation.method,
-        path,
-        headers: s.headers,
-        body: body === undefined ? undefined : (toJsonBody(operation.name, body) as object),
-      };
-    });
-    return await attempts<T>(s, operation as Operation<never>, request);
+      request = { method, path, headers: s.headers, body: body as object | undefined };
+    } catch (error) {
+      throw rejectedInput(name, s.redact, error);
+    }
+    const { redact, signal } = s;
+    const observed = s.log || s.onRequest || s.onResponse || s.onRetry;
+    // the URL ofetch will call: its own joiner (ufo's withBase), not a second one
+    const shownUrl = observed ? redact.text(withBase(request.path, s.baseUrl)) : "";
+    const deadline = Date.now() + s.totalTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw new APIUserAbortError(attempt - 1, signal.reason);
+      const call: CallEvent | undefined = observed ? { operation: name, method, url: shownUrl, attempt } : undefined;
+      if (call) {
+        const headers = redact.headers(request.headers);
+        await observe<RequestEvent>(s, "debug", `${method} ${shownUrl}`, { ...call, headers }, s.onRequest, attempt - 1);
+      }
+      const started = Date.now();
+      let exchange: Exchange | undefined;
+      let error: ProspectKitError | undefined;
+      let after: number | undefined;
+      try {
+        exchange = await sendAttempt(s.transport, request, Math.min(s.timeoutMs, deadline - started), signal, attempt, redact);
+      } catch (cause) {
+        if (!(cause instanceof APIConnectionError)) throw cause;
+        error = cause;
+      }
+      if (exchange) {
+        const { response, text } = exchange;
+        const { status, headers } = response;
+        const id = headers.get(REQUEST_ID_HEADER);
+        const requestId = id === null ? undefined : redact.text(id);
+        if (call) {
+          const event = { ...call, status, requestId, durationMs: Date.now() - started, headers: redact.headers(headers) };
+          await observe<ResponseEvent>(s, "info", `${status} ${method} ${shownUrl}`, event, s.onResponse, attempt);
+        }
+        if (response.ok) {
+          return { data: checkResponse(s, name, operation.result, response, text, requestId) as T, response, requestId };
+        }
+        after = retryAfterMs(headers);
+        error = toAPIError(response, text, attempt, after, redact);
+        if (!isRetryableStatus(status)) throw error;
+      }
+      const delay = after ?? backoffMs(attempt);
+      if (attempt > s.maxRetries || (after ?? 0) > MAX_RETRY_AFTER_MS || delay > deadline - Date.now()) throw error;
+      if (call) {
+        const message = `retrying ${method} ${shownUrl} in ${Math.round(delay)} ms after: ${error!.message}`;
+        await observe<RetryEvent>(s, "warn", message, { ...call, delayMs: delay, error: error! }, s.onRetry, attempt);
+      }
+      await wait(delay, signal, attempt);
+    }
   } catch (error) {
-    s.log?.("error", `${operation.name} failed: ${(error as Error).message}`, { error });
+    s.log?.("error", `${name} failed: ${(error as Error).message}`, { error });
     throw error;
   }
 }

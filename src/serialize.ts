@@ -14,11 +14,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * (`encodeURIComponent` throws on one; `JSON.stringify` writes an escape the server cannot decode).
  * @internal
  */
-export const isWellFormed: (text: string) => boolean =
+export function isWellFormed(text: string): boolean {
   // the runtime's own check where it has one (ES2024: Node 20+, every current browser), a pattern elsewhere
-  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
-    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
-    : (text) => !LONE_SURROGATE.test(text);
+  const own = (text as unknown as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof own === "function" ? own.call(text) : !LONE_SURROGATE.test(text);
+}
 
 type Path = PropertyKey[];
 
@@ -116,25 +116,21 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Runs the conversion of a caller's input (`convert`) so that it cannot throw anything but a
- * {@link RequestValidationError}: the errors it raises keep their field errors; anything else
- * (a getter that throws, a proxy) becomes one naming the whole input. Either way the field errors
- * pass through the client's redactor, since a caller's input may hold the key.
+ * What a failed conversion of a caller's input (checking it and building the request) is thrown
+ * as: always a {@link RequestValidationError}. The errors the conversion raises keep their field
+ * errors; anything else (a getter that throws, a proxy) becomes one naming the whole input.
+ * Either way the field errors pass through the client's redactor, since a caller's input may
+ * hold the key.
  *
  * @param operation - the operation's name
  * @param redact - the client's redactor
- * @param convert - builds the request from the input
- * @returns what `convert` returns
- * @throws {RequestValidationError} for any failure of `convert`
+ * @param error - what the conversion threw
+ * @returns the error to throw
  * @internal
  */
-export function convertInput<T>(operation: string, redact: Redactor, convert: () => T): T {
-  try {
-    return convert();
-  } catch (error) {
-    const errors = RequestValidationError.is(error) ? error.errors : [fieldError([], "unreadable", `could not be read: ${messageOf(error)}`)];
-    const clean = redact.json(errors);
-    if (clean === errors && ProspectKitError.is(error)) throw error;
-    throw new RequestValidationError(operation, Array.isArray(clean) ? clean : [fieldError([], "invalid", "holds the API key")]);
-  }
+export function rejectedInput(operation: string, redact: Redactor, error: unknown): ProspectKitError {
+  const errors = RequestValidationError.is(error) ? error.errors : [fieldError([], "unreadable", `could not be read: ${messageOf(error)}`)];
+  const clean = redact.json(errors);
+  if (clean === errors && ProspectKitError.is(error)) return error;
+  return new RequestValidationError(operation, Array.isArray(clean) ? clean : [fieldError([], "invalid", "holds the API key")]);
 }

@@ -1,7 +1,7 @@
 import { REQUEST_ID_HEADER } from "../headers.js";
 import type { Redactor } from "../redact.js";
 import { ProblemDetails } from "../schemas/index.js";
-import { brand, ProspectKitError } from "./prospectkit-error.js";
+import { BRAND, type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
 
 export { REQUEST_ID_HEADER };
 
@@ -39,6 +39,11 @@ export interface APIErrorFields {
  * ```
  */
 export class APIError extends ProspectKitError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "APIError";
+  }
+
   /** The HTTP status. */
   declare readonly status: number;
   /** The machine-readable `code` of the problem body, such as `invalid_request`, when there is one. */
@@ -68,7 +73,6 @@ export class APIError extends ProspectKitError {
     Object.assign(this, fields);
   }
 }
-brand(APIError, "APIError");
 
 /**
  * 400: the request was malformed or failed validation; `problem.errors` lists every field problem.
@@ -83,10 +87,14 @@ brand(APIError, "APIError");
  * ```
  */
 export class BadRequestError extends APIError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "BadRequestError";
+  }
+
   /** Always 400. */
   declare readonly status: 400;
 }
-brand(BadRequestError, "BadRequestError");
 
 /**
  * 401: the API key is missing, unknown or revoked (`missing_api_key`, `invalid_api_key`).
@@ -101,10 +109,14 @@ brand(BadRequestError, "BadRequestError");
  * ```
  */
 export class AuthenticationError extends APIError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "AuthenticationError";
+  }
+
   /** Always 401. */
   declare readonly status: 401;
 }
-brand(AuthenticationError, "AuthenticationError");
 
 /**
  * 403: the key may not perform this operation.
@@ -119,10 +131,14 @@ brand(AuthenticationError, "AuthenticationError");
  * ```
  */
 export class PermissionDeniedError extends APIError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "PermissionDeniedError";
+  }
+
   /** Always 403. */
   declare readonly status: 403;
 }
-brand(PermissionDeniedError, "PermissionDeniedError");
 
 /**
  * 404: no such resource for this key's tenant (or no such route).
@@ -137,10 +153,14 @@ brand(PermissionDeniedError, "PermissionDeniedError");
  * ```
  */
 export class NotFoundError extends APIError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "NotFoundError";
+  }
+
   /** Always 404. */
   declare readonly status: 404;
 }
-brand(NotFoundError, "NotFoundError");
 
 /**
  * 409: a request with the same idempotency key is still in flight (`idempotency_request_in_progress`).
@@ -155,10 +175,14 @@ brand(NotFoundError, "NotFoundError");
  * ```
  */
 export class ConflictError extends APIError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "ConflictError";
+  }
+
   /** Always 409. */
   declare readonly status: 409;
 }
-brand(ConflictError, "ConflictError");
 
 /**
  * 422: the idempotency key was already used with a different body (`idempotency_key_reused`).
@@ -173,10 +197,14 @@ brand(ConflictError, "ConflictError");
  * ```
  */
 export class UnprocessableEntityError extends APIError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "UnprocessableEntityError";
+  }
+
   /** Always 422. */
   declare readonly status: 422;
 }
-brand(UnprocessableEntityError, "UnprocessableEntityError");
 
 /**
  * 429: too many requests. Thrown when the retries are used up, or at once when the server asks
@@ -193,10 +221,14 @@ brand(UnprocessableEntityError, "UnprocessableEntityError");
  * ```
  */
 export class RateLimitError extends APIError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "RateLimitError";
+  }
+
   /** Always 429. */
   declare readonly status: 429;
 }
-brand(RateLimitError, "RateLimitError");
 
 /**
  * 5xx (500-599 only): the server failed (retried with backoff before this is thrown).
@@ -210,8 +242,12 @@ brand(RateLimitError, "RateLimitError");
  * }
  * ```
  */
-export class InternalServerError extends APIError {}
-brand(InternalServerError, "InternalServerError");
+export class InternalServerError extends APIError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "InternalServerError";
+  }
+}
 
 const BY_STATUS: Record<number, typeof APIError> = {
   400: BadRequestError,

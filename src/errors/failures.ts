@@ -1,5 +1,5 @@
 import type { FieldError } from "../schemas/index.js";
-import { brand, ProspectKitError } from "./prospectkit-error.js";
+import { BRAND, type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
 
 /**
  * No HTTP response arrived: the connection was refused or dropped, DNS failed, or the response
@@ -16,6 +16,11 @@ import { brand, ProspectKitError } from "./prospectkit-error.js";
  * ```
  */
 export class APIConnectionError extends ProspectKitError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "APIConnectionError";
+  }
+
   /** How many attempts were made, the retries included. */
   declare readonly attempts: number;
 
@@ -30,7 +35,6 @@ export class APIConnectionError extends ProspectKitError {
     this.attempts = attempts;
   }
 }
-brand(APIConnectionError, "APIConnectionError");
 
 /**
  * An attempt took longer than `timeoutMs` (or the call outlasted `totalTimeoutMs`). Retried like
@@ -45,8 +49,12 @@ brand(APIConnectionError, "APIConnectionError");
  * }
  * ```
  */
-export class APITimeoutError extends APIConnectionError {}
-brand(APITimeoutError, "APITimeoutError");
+export class APITimeoutError extends APIConnectionError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "APITimeoutError";
+  }
+}
 
 /**
  * The caller's `AbortSignal` fired (before or during an attempt, or while waiting to retry).
@@ -63,6 +71,11 @@ brand(APITimeoutError, "APITimeoutError");
  * ```
  */
 export class APIUserAbortError extends ProspectKitError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "APIUserAbortError";
+  }
+
   /** How many attempts were started before the abort. */
   declare readonly attempts: number;
 
@@ -76,7 +89,6 @@ export class APIUserAbortError extends ProspectKitError {
     this.attempts = attempts;
   }
 }
-brand(APIUserAbortError, "APIUserAbortError");
 
 /**
  * The request was not sent because it breaks the spec's rules. `errors` lists every problem at
@@ -93,6 +105,11 @@ brand(APIUserAbortError, "APIUserAbortError");
  * ```
  */
 export class RequestValidationError extends ProspectKitError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "RequestValidationError";
+  }
+
   /** The operation whose input was invalid, e.g. `"createProspectLog"`. */
   declare readonly operation: string;
   /** Every problem with the input. */
@@ -108,7 +125,6 @@ export class RequestValidationError extends ProspectKitError {
     Object.assign(this, { operation, errors });
   }
 }
-brand(RequestValidationError, "RequestValidationError");
 
 /**
  * A successful response whose body is not what the spec promises: not JSON, a required field
@@ -125,6 +141,11 @@ brand(RequestValidationError, "RequestValidationError");
  * ```
  */
 export class ResponseValidationError extends ProspectKitError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "ResponseValidationError";
+  }
+
   /** The operation whose response was invalid. */
   declare readonly operation: string;
   /** What is wrong, each with a JSON Pointer into the body. */
@@ -145,4 +166,3 @@ export class ResponseValidationError extends ProspectKitError {
     Object.assign(this, fields);
   }
 }
-brand(ResponseValidationError, "ResponseValidationError");

@@ -2,9 +2,12 @@ import { redactHeaders } from "../redact.js";
 
 /**
  * The brand every prospectkit error carries on its class prototype. `Symbol.for` gives the same
- * symbol in every copy of the package and every realm, so the type guards work across them.
+ * symbol in every copy of the package and every realm, so the type guards work across them. Each
+ * class declares its brand as a getter in its own body, not by a call after it, so a bundler
+ * drops an error class that nothing uses.
+ * @internal
  */
-const BRAND = Symbol.for("prospectkit.error");
+export const BRAND: unique symbol = Symbol.for("prospectkit.error");
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /** The name of every prospectkit error class, also found in each error's `kind` and `name`. */
@@ -37,14 +40,6 @@ function hasKind(value: unknown, kind: ErrorKind | undefined): boolean {
 }
 
 /**
- * Marks `errorClass` as the class of `kind` errors (instances inherit the brand).
- * @internal
- */
-export function brand(errorClass: { prototype: object }, kind: ErrorKind): void {
-  Object.defineProperty(errorClass.prototype, BRAND, { value: kind });
-}
-
-/**
  * The base of every error the SDK throws: configuration, validation, connection and API errors.
  * Never carries the API key: not in `message`, `toString()`, `toJSON()` or `util.inspect()`.
  *
@@ -64,6 +59,11 @@ export function brand(errorClass: { prototype: object }, kind: ErrorKind): void 
  * ```
  */
 export class ProspectKitError extends Error {
+  /** @internal */
+  get [BRAND](): ErrorKind {
+    return "ProspectKitError";
+  }
+
   /**
    * @param message - what went wrong (must not contain secrets)
    * @param options - the underlying cause, if any
@@ -122,7 +122,6 @@ export class ProspectKitError extends Error {
     return `${this.stack} ${inspect ? inspect(fields, options) : JSON.stringify(fields)}`;
   }
 }
-brand(ProspectKitError, "ProspectKitError");
 
 /**
  * Invalid client configuration, thrown by `createClient`: no API key, a `baseUrl` that is not an
@@ -137,5 +136,9 @@ brand(ProspectKitError, "ProspectKitError");
  * }
  * ```
  */
-export class ConfigurationError extends ProspectKitError {}
-brand(ConfigurationError, "ConfigurationError");
+export class ConfigurationError extends ProspectKitError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "ConfigurationError";
+  }
+}

@@ -1,4 +1,4 @@
-import { brand, ProspectKitError } from "./prospectkit-error.js";
+import { BRAND, type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
 
 /**
  * Why a webhook was rejected, as a machine-readable code:
@@ -34,6 +34,11 @@ export type WebhookVerificationErrorCode =
  * ```
  */
 export class WebhookVerificationError extends ProspectKitError {
+  /** @internal */
+  override get [BRAND](): ErrorKind {
+    return "WebhookVerificationError";
+  }
+
   /** Which rule rejected the webhook. */
   readonly code: WebhookVerificationErrorCode;
 
@@ -47,4 +52,3 @@ export class WebhookVerificationError extends ProspectKitError {
     this.code = code;
   }
 }
-brand(WebhookVerificationError, "WebhookVerificationError");

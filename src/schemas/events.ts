@@ -14,7 +14,7 @@ export const WEBHOOK_EVENT_KINDS = [
 export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number];
 
 /** A webhook event kind from the closed list (spec 6), as a request must send it. */
-export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
+export const WebhookEventKind = /* @__PURE__ */ z.enum(WEBHOOK_EVENT_KINDS);
 
 /**
  * A webhook event kind as a response may carry it: a known kind, or any other string so that
@@ -22,7 +22,7 @@ export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
  * exactly "a string" (a union with the known kinds would accept nothing more and cost bundle
  * size); the type keeps autocompletion for the known kinds.
  */
-export const WebhookEventKindInResponse = z.string() as unknown as z.ZodMiniType<WebhookEventKindInResponse>;
+export const WebhookEventKindInResponse = /* @__PURE__ */ z.string() as unknown as z.ZodMiniType<WebhookEventKindInResponse>;
 
 /** A webhook event kind as a response may carry it: a known kind, or a kind added later. */
 export type WebhookEventKindInResponse = WebhookEventKind | (string & {});

@@ -75,12 +75,19 @@ const FORMAT_DETAILS: Record<string, string> = {
   datetime: "must be an ISO 8601 UTC date-time such as 2024-02-29T12:00:00.000Z",
 };
 
-/** Patterns a person should read in words rather than as a regular expression. */
-const PATTERN_DETAILS: Record<string, string> = {
-  [String(E164_PATTERN)]: "must be a phone number in E.164 form: a plus sign, then 2 to 15 digits, the first not 0",
-  [String(PROSPECT_ID_PATTERN)]: "must be prospect_ followed by 26 lower-case letters or digits",
-  [String(PROSPECT_LOG_ID_PATTERN)]: "must be prospectlog_ followed by 26 lower-case letters or digits",
-};
+/** Patterns a person should read in words rather than as a regular expression (a function, not a table built at load time). */
+function patternDetail(pattern: string): string {
+  switch (pattern) {
+    case String(E164_PATTERN):
+      return "must be a phone number in E.164 form: a plus sign, then 2 to 15 digits, the first not 0";
+    case String(PROSPECT_ID_PATTERN):
+      return "must be prospect_ followed by 26 lower-case letters or digits";
+    case String(PROSPECT_LOG_ID_PATTERN):
+      return "must be prospectlog_ followed by 26 lower-case letters or digits";
+    default:
+      return `must match the pattern ${pattern}`;
+  }
+}
 
 /** Type names as a person says them. */
 const TYPE_NAMES: Record<string, string> = { int: "whole number" };
@@ -100,10 +107,7 @@ function codeAndDetail(issue: Issue, missing: boolean): Pick<FieldError, "code" 
       const pattern = issue.format === "regex" && "pattern" in issue ? String(issue.pattern) : undefined;
       return {
         code: "invalid_format",
-        detail:
-          pattern === undefined
-            ? (FORMAT_DETAILS[issue.format] ?? `must be a valid ${issue.format}`)
-            : (PATTERN_DETAILS[pattern] ?? `must match the pattern ${pattern}`),
+        detail: pattern === undefined ? (FORMAT_DETAILS[issue.format] ?? `must be a valid ${issue.format}`) : patternDetail(pattern),
       };
     }
     case "invalid_value":

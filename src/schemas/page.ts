@@ -6,7 +6,7 @@ import { Integer, OpaqueId } from "./primitives.js";
  * fields; the three are always present, and all `null` on a page never published (BEHAVIOUR), so
  * a reader never has to tell "absent" from "null".
  */
-export const PublishedVersion = z.looseObject({
+export const PublishedVersion = /* @__PURE__ */ z.looseObject({
   versionId: z.nullable(z.string()),
   versionNumber: z.nullable(Integer),
   publishedAt: z.nullable(z.string()),
@@ -23,7 +23,7 @@ export interface PublishedVersion {
 }
 
 /** Response of "get page with published version" (spec 2.3). Forward-compatible: unknown fields are kept. */
-export const Page = z.looseObject({
+export const Page = /* @__PURE__ */ z.looseObject({
   pageId: OpaqueId,
   pageGroupId: OpaqueId,
   tenantId: OpaqueId,

@@ -7,8 +7,7 @@ import { jsonLimitIssues } from "./json-limits.js";
  */
 /* @__NO_SIDE_EFFECTS__ */ // so that bundlers drop the schemas an import leaves unused
 export function boundedString(min: number, max?: number): z.ZodMiniString<string> {
-  const atLeast = z.string().check(z.minLength(min));
-  return max === undefined ? atLeast : atLeast.check(z.maxLength(max));
+  return max === undefined ? z.string().check(z.minLength(min)) : z.string().check(z.minLength(min), z.maxLength(max));
 }
 
 /** Pattern of a prospect ID: `prospect_` and 26 lower-case letters or digits (spec 2.1, 2.2). */
@@ -30,7 +29,7 @@ export const ProspectLogId = /* @__PURE__ */ z.string().check(z.regex(PROSPECT_L
  * The date-time rule of spec 2.2: ISO 8601 in UTC with a `Z` suffix, optional fractional
  * seconds, calendar-valid dates with leap years respected (`2024-02-29` yes, `1900-02-29` no).
  */
-export const DateTime = z.iso.datetime();
+export const DateTime = /* @__PURE__ */ z.iso.datetime();
 
 /**
  * An identifier whose format the spec does not show (page, page group, tenant, subscription):
@@ -56,7 +55,7 @@ export const Email = /* @__PURE__ */ z.email({ pattern: EMAIL_PATTERN });
  * A whole number (spec 2.3 `versionNumber`, "integer-like"). A refinement on `number()` rather
  * than `int()`: the same rule at a fraction of the bundle size, since the SDK ships refinements anyway.
  */
-export const Integer = z.number().check(z.refine(Number.isInteger, { error: "must be a whole number" }));
+export const Integer = /* @__PURE__ */ z.number().check(z.refine(Number.isInteger, { error: "must be a whole number" }));
 
 /** A JSON object: a plain object, never an array or `null`. */
 export type JsonObject = { [key: string]: unknown };

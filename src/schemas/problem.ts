@@ -55,7 +55,7 @@ export const EXTRA_STATUS_TITLES: Readonly<Record<number, string>> = {
  * One problem with one field of a request: a JSON Pointer (RFC 6901) to the field, a readable
  * detail and a machine-readable code such as `required`, `too_long` or `events_empty`.
  */
-export const FieldError = z.looseObject({
+export const FieldError = /* @__PURE__ */ z.looseObject({
   pointer: z.string(),
   detail: z.string(),
   code: z.string(),
@@ -68,7 +68,7 @@ export type FieldError = { pointer: string; detail: string; code: string };
  * An error response body: RFC 9457 problem details (`application/problem+json`) with the
  * project's `code`, `requestId` and, for field problems, `errors`. Loose, so a server may add fields.
  */
-export const ProblemDetails = z.looseObject({
+export const ProblemDetails = /* @__PURE__ */ z.looseObject({
   type: z.string(),
   title: z.string(),
   status: Integer,

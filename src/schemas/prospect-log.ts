@@ -9,7 +9,7 @@ export const DEFAULT_PROSPECT_LOG_TYPE = "webhook";
  * top-level field (a typo such as `emial`) is rejected. `type` may be omitted and then
  * defaults to `webhook`.
  */
-export const ProspectLogCreate = z.strictObject({
+export const ProspectLogCreate = /* @__PURE__ */ z.strictObject({
   source: boundedString(1, 100),
   type: z._default(boundedString(1, 100), DEFAULT_PROSPECT_LOG_TYPE),
   payload: JsonObjectSchema,
@@ -57,7 +57,7 @@ export interface ProspectLogCreateParsed extends ProspectLogCreate {
  * Response of "create prospect log entry" (spec 2.2). Forward-compatible: fields the API adds
  * later are kept, never an error.
  */
-export const ProspectLog = z.looseObject({
+export const ProspectLog = /* @__PURE__ */ z.looseObject({
   prospectId: ProspectId,
   prospectLogId: ProspectLogId,
   createdAt: DateTime,

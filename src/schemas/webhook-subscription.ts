@@ -7,7 +7,7 @@ import { DateTime, HttpUrl, OpaqueId } from "./primitives.js";
  * no-op); unknown fields are rejected; `events` must list at least one known kind (an empty
  * array is rejected with the field code `events_empty`; `null` is not accepted in a request).
  */
-export const WebhookSubscriptionUpdate = z.strictObject({
+export const WebhookSubscriptionUpdate = /* @__PURE__ */ z.strictObject({
   url: z.optional(HttpUrl),
   events: z.optional(
     /* @__PURE__ */ z.array(WebhookEventKind).check(
@@ -37,7 +37,7 @@ export interface WebhookSubscriptionUpdate {
  * A webhook subscription as the API returns it (spec 2.4). `events: null` means every event
  * kind. Forward-compatible: unknown fields are kept and an unknown event kind is accepted.
  */
-export const WebhookSubscription = z.looseObject({
+export const WebhookSubscription = /* @__PURE__ */ z.looseObject({
   id: OpaqueId,
   url: z.url(),
   events: z.nullable(z.array(WebhookEventKindInResponse)),

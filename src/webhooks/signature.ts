@@ -7,7 +7,7 @@ export const WEBHOOK_SECRET_PREFIX = "whsec_";
 /** The raw body of a webhook as received: text, or bytes such as a Node `Buffer`. */
 export type WebhookBody = string | Uint8Array;
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
  * Decodes a `whsec_` secret into its key bytes.

@@ -8,22 +8,41 @@
  * `require` (the CommonJS build). ofetch is also timed as a baseline: `import("ofetch")` in Node
  * loads its Node entry (node-fetch-native's polyfill), which the SDK avoids by bundling ofetch's
  * platform-neutral build, so the row shows what that saves.
+ *
+ * Issue 23's target: the cold import at most 1.25 times zod/mini's. An import no longer loads
+ * undici (Node's fetch); the first `createClient` does (for `Headers`), as any first fetch would,
+ * so a row also times the import together with `createClient`, against zod/mini with undici loaded.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { type Benchmark, type BenchRow, info, median } from "./report.ts";
+import { atMost, type Benchmark, type BenchRow, info, median } from "./report.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const SPAWNS = 21;
 
 type Loader = "import" | "require";
 
-/** Milliseconds one fresh process spends loading `specifier` (resolved from the repository root, where `prospectkit` refers to itself). */
-function coldLoadMs(loader: Loader, specifier: string): number {
+/**
+ * Milliseconds one fresh process spends loading `specifier` (resolved from the repository root,
+ * where `prospectkit` refers to itself): wall time, and the process's CPU time (user + system),
+ * which a busy machine inflates less.
+ */
+function coldLoad(loader: Loader, specifier: string): { wall: number; cpu: number } {
   const load = loader === "import" ? `await import(${JSON.stringify(specifier)})` : `require(${JSON.stringify(specifier)})`;
-  const code = `const t = performance.now(); ${load}; process.stdout.write(String(performance.now() - t));`;
+  const code = `const c = process.cpuUsage(); const t = performance.now(); ${load}; const u = process.cpuUsage(c); process.stdout.write(JSON.stringify({ wall: performance.now() - t, cpu: (u.user + u.system) / 1000 }));`;
   const args = loader === "import" ? ["--input-type=module", "-e", code] : ["-e", code];
-  return Number(execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" }));
+  return JSON.parse(execFileSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" })) as { wall: number; cpu: number };
+}
+
+/**
+ * Milliseconds one fresh process spends importing `specifier` and then making ready to call: for
+ * the SDK, `createClient`; for the baseline, loading what `fetch` needs (`new Headers()`).
+ */
+function coldReadyMs(specifier: string): number {
+  const ready =
+    specifier === "prospectkit" ? 'm.createClient({ apiKey: "pk_startup_0123456789", baseUrl: "https://api.example.com" });' : "new Headers();";
+  const code = `const t = performance.now(); const m = await import(${JSON.stringify(specifier)}); ${ready} process.stdout.write(String(performance.now() - t));`;
+  return Number(execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" }));
 }
 
 /** Milliseconds one fresh process spends importing `prospectkit` after `zod/mini` is loaded: the SDK's own code. */
@@ -33,21 +52,40 @@ function ownCodeMs(): number {
   return Number(execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" }));
 }
 
+interface Comparison {
+  /** Median wall times. */
+  sdk: number;
+  baseline: number;
+  /** Median CPU times. */
+  sdkCpu: number;
+  baselineCpu: number;
+  /** The 25th to 75th percentile of the per-pair wall ratios. */
+  spread: string;
+}
+
 /** Median cold load times of the SDK and of the baseline, in alternating fresh processes. */
-function compare(loader: Loader, sdk: string, baseline: string): { sdk: number; baseline: number } {
-  coldLoadMs(loader, sdk); // warm the file system cache for both, uncounted
-  coldLoadMs(loader, baseline);
-  const sdkTimes: number[] = [];
-  const baselineTimes: number[] = [];
+function compare(loader: Loader, sdk: string, baseline: string): Comparison {
+  coldLoad(loader, sdk); // warm the file system cache for both, uncounted
+  coldLoad(loader, baseline);
+  const sdkTimes: { wall: number; cpu: number }[] = [];
+  const baselineTimes: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < SPAWNS; i++) {
-    const order: [number[], string][] = [
+    const order: [{ wall: number; cpu: number }[], string][] = [
       [sdkTimes, sdk],
       [baselineTimes, baseline],
     ];
     if (i % 2 === 1) order.reverse();
-    for (const [times, specifier] of order) times.push(coldLoadMs(loader, specifier));
+    for (const [times, specifier] of order) times.push(coldLoad(loader, specifier));
   }
-  return { sdk: median(sdkTimes), baseline: median(baselineTimes) };
+  const ratios = sdkTimes.map((time, i) => time.wall / baselineTimes[i]!.wall).sort((a, b) => a - b);
+  const at = (p: number) => ratios[Math.round(p * (ratios.length - 1))]!.toFixed(2);
+  return {
+    sdk: median(sdkTimes.map((time) => time.wall)),
+    baseline: median(baselineTimes.map((time) => time.wall)),
+    sdkCpu: median(sdkTimes.map((time) => time.cpu)),
+    baselineCpu: median(baselineTimes.map((time) => time.cpu)),
+    spread: `${at(0.25)}-${at(0.75)}`,
+  };
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -59,12 +97,31 @@ const benchmark: Benchmark = {
     const esm = compare("import", "prospectkit", "zod/mini");
     const cjs = compare("require", "prospectkit", "zod/mini");
     const own = median(Array.from({ length: SPAWNS }, ownCodeMs));
+    const readySdk: number[] = [];
+    const readyBaseline: number[] = [];
+    for (let i = 0; i < SPAWNS; i++) {
+      readySdk.push(coldReadyMs("prospectkit"));
+      readyBaseline.push(coldReadyMs("zod/mini"));
+    }
     const rows: BenchRow[] = [
-      info(
-        `cold import("prospectkit") vs import("zod/mini") alone, fresh process (median of ${SPAWNS})`,
+      atMost(
+        `cold import("prospectkit") vs import("zod/mini") alone, fresh process (median of ${SPAWNS}; pair ratios ${esm.spread})`,
         ms(esm.sdk),
         ms(esm.baseline),
         esm.sdk / esm.baseline,
+        1.25,
+      ),
+      info(
+        `the same in CPU time (user + system) of each process (median of ${SPAWNS})`,
+        ms(esm.sdkCpu),
+        ms(esm.baselineCpu),
+        esm.sdkCpu / esm.baselineCpu,
+      ),
+      info(
+        `cold import("prospectkit") + createClient vs import("zod/mini") + new Headers() (both load undici), fresh process (median of ${SPAWNS})`,
+        ms(median(readySdk)),
+        ms(median(readyBaseline)),
+        median(readySdk) / median(readyBaseline),
       ),
       info(`the SDK's own code: import("prospectkit") once zod/mini is loaded, fresh process (median of ${SPAWNS})`, ms(own), ""),
       info(

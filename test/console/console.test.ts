@@ -236,6 +236,15 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     expect(await page.getByLabel("Status", { exact: true }).getAttribute("aria-invalid")).toBe("true");
   });
 
+  it("an armed status fault shows the Retry-After it sends", async () => {
+    await page.getByLabel("Status", { exact: true }).fill("429");
+    await page.getByLabel("Retry-After (seconds, optional)").fill("7");
+    await page.getByRole("button", { name: "Arm fault" }).click();
+    await page.locator("#armed-faults li", { hasText: "answer 429 (Retry-After 7 s) · every operation · 1 more call" }).waitFor();
+    await page.getByRole("button", { name: "Clear all faults" }).click();
+    await expect.poll(() => page.locator("#armed-faults li").count()).toBe(0);
+  });
+
   it("resets the mock from the page, two steps; the request log empties live", async () => {
     await page.getByRole("button", { name: "Reset the mock…" }).click();
     await page.getByRole("button", { name: "Yes, reset the mock" }).click();

@@ -27,10 +27,13 @@ afterAll(async () => {
 
 const get = (url: string, headers: Record<string, string> = {}, method = "GET") => fetch(url, { method, headers, redirect: "manual" });
 
+/** An event of the feed, its data read freely by the assertions (the console itself narrows it). */
+type ReadEvent = LiveEvent & { readonly data: any };
+
 /** Reads a feed until `count` events arrived (or 3 s passed), then stops it. */
-async function readEvents(response: Response, count: number): Promise<LiveEvent[]> {
+async function readEvents(response: Response, count: number): Promise<ReadEvent[]> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const events: LiveEvent[] = [];
+  const events: ReadEvent[] = [];
   let buffer = "";
   const deadline = Date.now() + 3_000;
   while (events.length < count && Date.now() < deadline) {

@@ -4,19 +4,27 @@
  * show each next to its field. The key lives in sessionStorage: it is gone when the tab closes.
  */
 
+import type { Listing } from "./types.js";
+
 const STORAGE_KEY = "prospectkit-console:api-key";
 
-/** What a call answered. */
-export interface Answer<T = any> {
-  readonly ok: boolean;
+/** What every answer carries, whatever its status. */
+interface AnswerFacts {
   readonly status: number;
-  readonly body: T;
   readonly requestId: string | null;
   /** The problem's field errors by pointer (`/url` → its message). */
   readonly fieldErrors: Readonly<Record<string, string>>;
   /** The problem's detail, or a sentence for a failure without a problem body. */
   readonly message: string;
+  /** The problem's code (`missing_api_key`, …), or null. */
+  readonly code: string | null;
 }
+
+/**
+ * What a call answered: on success the body the route documents (`T`, the caller's word for the
+ * server's schema, not checked here), else whatever came back (a problem, text, or null).
+ */
+export type Answer<T = unknown> = AnswerFacts & ({ readonly ok: true; readonly body: T } | { readonly ok: false; readonly body: unknown });
 
 /** The key the user gave in this tab, if any. */
 export function storedKey(): string | null {
@@ -54,8 +62,13 @@ export function unauthorizedMessage(code: unknown): string {
 }
 
 /** The `data` list of a listing, or null when the call failed. */
-export function listOf(answer: Answer): any[] | null {
+export function listOf<T>(answer: Answer<Listing<T>>): readonly T[] | null {
   return answer.ok && Array.isArray(answer.body?.data) ? answer.body.data : null;
+}
+
+/** The fields of a JSON object; none for any other value. */
+function fieldsOf(value: unknown): Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 /**
@@ -65,7 +78,7 @@ export function listOf(answer: Answer): any[] | null {
  * @param body - a JSON body, if any
  * @param key - the key to use instead of the current one (checking a new key)
  */
-export async function call<T = any>(method: string, path: string, body?: unknown, key: string | null = currentKey): Promise<Answer<T>> {
+export async function call<T = unknown>(method: string, path: string, body?: unknown, key: string | null = currentKey): Promise<Answer<T>> {
   // Reads are marked as the console's own, so the server's terminal log keeps to the user's calls.
   const headers: Record<string, string> = { accept: "application/json", ...(method === "GET" && { "x-prospectkit-console": "1" }) };
   if (key !== null) headers["x-api-key"] = key;
@@ -75,20 +88,26 @@ export async function call<T = any>(method: string, path: string, body?: unknown
     response = await fetch(path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), cache: "no-store" });
   } catch {
     const message = "The server could not be reached. Is prospectkit-mock still running?";
-    return { ok: false, status: 0, body: null as T, requestId: null, fieldErrors: {}, message };
+    return { ok: false, status: 0, body: null, requestId: null, fieldErrors: {}, message, code: null };
   }
   const text = await response.text();
-  let parsed: any = text;
+  let parsed: unknown = text;
   try {
     parsed = text === "" ? null : JSON.parse(text);
   } catch {
     // Not JSON: kept as the text.
   }
+  const problem = fieldsOf(parsed);
   const fieldErrors: Record<string, string> = {};
-  for (const error of Array.isArray(parsed?.errors) ? parsed.errors : []) {
-    if (typeof error?.pointer === "string") fieldErrors[error.pointer] ??= String(error.detail ?? error.code ?? "invalid");
+  for (const error of Array.isArray(problem["errors"]) ? problem["errors"].map(fieldsOf) : []) {
+    const pointer = error["pointer"];
+    if (typeof pointer === "string") fieldErrors[pointer] ??= String(error["detail"] ?? error["code"] ?? "invalid");
   }
-  const message = response.ok ? "" : typeof parsed?.detail === "string" ? parsed.detail : `The server answered ${response.status}.`;
-  if (response.status === 401 && key === currentKey) onUnauthorized(unauthorizedMessage(parsed?.code));
-  return { ok: response.ok, status: response.status, body: parsed, requestId: response.headers.get("x-request-id"), fieldErrors, message };
+  const detail = problem["detail"];
+  const message = response.ok ? "" : typeof detail === "string" ? detail : `The server answered ${response.status}.`;
+  const code = typeof problem["code"] === "string" ? problem["code"] : null;
+  if (response.status === 401 && key === currentKey) onUnauthorized(unauthorizedMessage(code));
+  const facts = { status: response.status, requestId: response.headers.get("x-request-id"), fieldErrors, message, code };
+  // A success carries the body the route documents (its schema in mock/control/schemas.ts), taken on trust.
+  return response.ok ? { ...facts, ok: true, body: parsed as T } : { ...facts, ok: false, body: parsed };
 }

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { LoggedRequest } from "../../pipeline/request-log.js";
 import { call, keepKey, listOf, storedKey, whenUnauthorized } from "./api.js";
 import { follow, type LiveEvent } from "./live.js";
+import type { Listing, PendingFault, TenantState } from "./types.js";
 import { KeyForm } from "./views/key.js";
 import { PagesSection } from "./views/pages.js";
 import { ProspectsSection } from "./views/prospects.js";
@@ -22,10 +23,17 @@ const TAB_IDS = Object.keys(TABS) as Tab[];
 /** The most log entries the page keeps (the server's own default). */
 const MAX_REQUESTS = 10_000;
 
-const EMPTY_STATE = { prospects: [], prospectLogs: [], pageGroups: [], pages: [], webhookSubscriptions: [] };
+const EMPTY_STATE: TenantState = { prospects: [], prospectLogs: [], pageGroups: [], pages: [], webhookSubscriptions: [] };
 
 /** What the state, webhooks and scenarios views show, read together after each change. */
-const EMPTY_TENANT = { state: EMPTY_STATE as any, faults: [] as any[], webhooks: null as WebhooksData | null, problem: null as string | null };
+interface TenantView {
+  readonly state: TenantState;
+  readonly faults: readonly PendingFault[];
+  readonly webhooks: WebhooksData | null;
+  readonly problem: string | null;
+}
+
+const EMPTY_TENANT: TenantView = { state: EMPTY_STATE, faults: [], webhooks: null, problem: null };
 
 function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
   const [tab, setTab] = useState<Tab>(() => TAB_IDS.find((id) => id === location.hash.slice(1)) ?? "requests");
@@ -35,13 +43,13 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
   const pending = useRef<number | undefined>(undefined);
 
   const loadState = async () => {
-    const [s, f] = await Promise.all([call("GET", "/__mock/state"), call("GET", "/__mock/faults")]);
+    const [s, f] = await Promise.all([call<TenantState>("GET", "/__mock/state"), call<Listing<PendingFault>>("GET", "/__mock/faults")]);
     const tenant = s.ok && s.body && typeof s.body === "object" ? { ...EMPTY_STATE, ...s.body } : null;
     const webhooks = await loadWebhooks(Array.isArray(tenant?.webhookSubscriptions) ? tenant.webhookSubscriptions : []);
     setTenant((shown) => ({ state: tenant ?? shown.state, faults: listOf(f) ?? shown.faults, webhooks, problem: s.ok ? null : s.message }));
   };
   const loadRequests = async () => {
-    const logged = listOf(await call("GET", "/__mock/requests"));
+    const logged = listOf(await call<Listing<LoggedRequest>>("GET", "/__mock/requests"));
     if (logged) setRequests((current) => merge(logged, current));
   };
   // Many changes in a burst (a test run) cause one reload.
@@ -61,7 +69,7 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
         );
         soon();
       } else if (event.event === "change") {
-        if (event.data?.kind === "reset") setRequests([]), void loadRequests();
+        if (isReset(event.data)) setRequests([]), void loadRequests();
         soon();
       } else if (event.event === "ready") {
         // (Re)connected: catch up on whatever happened while the feed was down.
@@ -121,10 +129,15 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
  * The listing fetched, followed by the entries the feed brought that it does not hold yet (they
  * arrived while it was on its way), so that neither a duplicate nor a gap appears.
  */
-function merge(fetched: LoggedRequest[], current: readonly LoggedRequest[]): LoggedRequest[] {
+function merge(fetched: readonly LoggedRequest[], current: readonly LoggedRequest[]): LoggedRequest[] {
   const known = new Set(fetched.map((entry) => entry.requestId));
   const since = fetched.at(-1)?.receivedAt ?? "";
   return [...fetched, ...current.filter((entry) => !known.has(entry.requestId) && entry.receivedAt >= since)];
+}
+
+/** Whether a `change` event's data says the mock was reset. */
+function isReset(data: unknown): boolean {
+  return typeof data === "object" && data !== null && "kind" in data && data.kind === "reset";
 }
 
 /** The whole page: the key screen until a key is accepted, then the console. */

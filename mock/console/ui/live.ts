@@ -5,8 +5,8 @@
  */
 import { unauthorizedMessage } from "./api.js";
 
-/** One event of the feed. */
-export type LiveEvent = { readonly event: string; readonly data: any };
+/** One event of the feed: its name and its JSON data (`request`: a logged request; `change`: `{ kind }`). */
+export type LiveEvent = { readonly event: string; readonly data: unknown };
 
 /** Splits a text/event-stream into events (`event:` and `data:` lines; comments ignored). */
 export function parseFrames(buffer: string): { events: LiveEvent[]; rest: string } {

@@ -46,8 +46,17 @@ export function useForm<T extends Record<string, unknown>>(initial: T) {
   return { ...action, values, setValues, bind, onSubmit };
 }
 
+/** What an {@link ActionButton} calls and shows; other props (`class`, `aria-label`) go to the button. */
+export interface ActionButtonProps extends Readonly<Record<string, unknown>> {
+  readonly method?: string;
+  readonly path: string;
+  readonly body?: unknown;
+  readonly label: string;
+  readonly disabled?: boolean;
+}
+
 /** A button making one call (`POST` unless told), followed by the error it met, if any; other props go to the button. */
-export function ActionButton({ method = "POST", path, body, label, disabled, ...attributes }: Record<string, any>) {
+export function ActionButton({ method = "POST", path, body, label, disabled, ...attributes }: ActionButtonProps) {
   const { state, run } = useAction();
   return html`<button type="button" ...${attributes} disabled=${state.busy || disabled} onClick=${() => run(method, path, body)}>${label}</button>
     <${Notice} kind="error" text=${state.error} />`;
@@ -72,18 +81,31 @@ export function Json({ value, label }: { value: unknown; label: string }) {
   </div>`;
 }
 
+/** What a {@link Field} shows and where its value goes; other props (`type`, `inputmode`, …) go to the input. */
+export interface FieldProps extends Readonly<Record<string, unknown>> {
+  readonly id: string;
+  readonly label: string;
+  /** The API's message for this field, if it refused it. */
+  readonly error?: string;
+  readonly hint?: string;
+  readonly value: unknown;
+  readonly onValue: (value: string) => void;
+  /** A select's choices as `[value, text]` pairs; without them the field is an input. */
+  readonly options?: readonly (readonly [string, string])[];
+}
+
 /**
  * A labelled input, or a select of `options` (`[value, text]` pairs), with the API's error for it
  * below (tied to the control for screen readers), else its hint. Other props go to the input.
  */
-export function Field({ id, label, error, hint, value, onValue, options, ...attributes }: Record<string, any>) {
+export function Field({ id, label, error, hint, value, onValue, options, ...attributes }: FieldProps) {
   const aria = { id, "aria-invalid": error ? "true" : undefined, "aria-describedby": error ? `${id}-error` : undefined };
   const set = (event: Event) => onValue((event.currentTarget as HTMLInputElement | HTMLSelectElement).value);
   return html`<div class=${`field${error ? " invalid" : ""}`}>
     <label for=${id}>${label}</label>
     ${
       options
-        ? html`<select ...${aria} value=${value} onChange=${set}>${options.map(([option, text]: string[]) => html`<option value=${option}>${text}</option>`)}</select>`
+        ? html`<select ...${aria} value=${value} onChange=${set}>${options.map(([option, text]) => html`<option value=${option}>${text}</option>`)}</select>`
         : html`<input ...${aria} ...${attributes} value=${value} onInput=${set} />`
     }
     ${hint && !error && html`<p class="hint" id=${`${id}-hint`}>${hint}</p>`}

@@ -17,7 +17,7 @@ export function KeyForm({ message, onKey }: { message: string | null; onKey(key:
     const answer = await call("GET", "/__mock/faults", undefined, key);
     setBusy(false);
     if (answer.ok) return onKey(key);
-    setError(answer.status === 401 ? unauthorizedMessage(answer.body?.code) : answer.message);
+    setError(answer.status === 401 ? unauthorizedMessage(answer.code) : answer.message);
   };
   return html`<main class="key-screen">
     <form class="card key-form" onSubmit=${submit} aria-labelledby="key-title">

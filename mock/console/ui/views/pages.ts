@@ -1,10 +1,11 @@
 /** Page groups, pages and their versions, with create, process and publish through the control API. */
 import { html } from "htm/preact";
 import { ActionButton, Field, Notice, useForm, when } from "../parts.js";
+import type { PageGroupRecord, PageVersionRecord, PageWithVersions } from "../types.js";
 
 const enc = encodeURIComponent;
 
-function NewPageForm({ groups }: { groups: readonly any[] }) {
+function NewPageForm({ groups }: { groups: readonly PageGroupRecord[] }) {
   const { state, run, values, setValues, bind, onSubmit } = useForm({ pageGroupId: "", customName: "", computedName: "" });
   const submit = onSubmit(async () => {
     const filledIn = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
@@ -22,7 +23,7 @@ function NewPageForm({ groups }: { groups: readonly any[] }) {
 }
 
 /** Processing sets the page's computed name: the field starts from the version's, else the page's current one (never its custom name). */
-function ProcessForm({ version, pageComputedName }: { version: any; pageComputedName: string }) {
+function ProcessForm({ version, pageComputedName }: { version: PageVersionRecord; pageComputedName: string }) {
   const { state, run, values, bind, onSubmit } = useForm({ computedName: version.computedName ?? pageComputedName });
   const submit = onSubmit(() => run("POST", `/__mock/page_versions/${enc(version.id)}/process`, values));
   return html`<form class="row-form" onSubmit=${submit}>
@@ -32,8 +33,8 @@ function ProcessForm({ version, pageComputedName }: { version: any; pageComputed
   </form>`;
 }
 
-function PageCard({ page }: { page: any }) {
-  const versions: any[] = Array.isArray(page.versions) ? page.versions : [];
+function PageCard({ page }: { page: PageWithVersions }) {
+  const versions = Array.isArray(page.versions) ? page.versions : [];
   const name = String(page.effectiveName ?? page.pageId);
   const published = page.publishedVersion?.versionNumber;
   return html`<article class="page" aria-labelledby=${`page-${page.pageId}`}>
@@ -69,7 +70,7 @@ function PageCard({ page }: { page: any }) {
   </article>`;
 }
 
-export function PagesSection({ groups, pages }: { groups: readonly any[]; pages: readonly any[] }) {
+export function PagesSection({ groups, pages }: { groups: readonly PageGroupRecord[]; pages: readonly PageWithVersions[] }) {
   return html`<section aria-labelledby="pages-title" class="card">
     <h2 id="pages-title">Pages <span class="count">${pages.length}</span></h2>
     <p class="note">${groups.length} page group${groups.length === 1 ? "" : "s"}. A version is created, processed (its computed name becomes the page's), then published: <code>GET page</code> shows the latest published one.</p>

@@ -1,15 +1,22 @@
 /** Prospects with their identifiers and their prospect log entries (payloads shown on demand). */
 import { html } from "htm/preact";
 import { Json, when } from "../parts.js";
+import type { ProspectLogRecord, ProspectRecord } from "../types.js";
 
-const IDENTIFIERS = { name: "Name", email: "Email", phoneNumber: "Phone number", linkedinProfileUrl: "LinkedIn profile" };
+/** The identifiers of a prospect, each with its label. */
+const IDENTIFIERS = [
+  ["name", "Name"],
+  ["email", "Email"],
+  ["phoneNumber", "Phone number"],
+  ["linkedinProfileUrl", "LinkedIn profile"],
+] as const satisfies readonly (readonly [keyof ProspectRecord, string])[];
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : value === null || value === undefined ? "—" : JSON.stringify(value);
 }
 
-export function ProspectsSection({ prospects, logs }: { prospects: readonly any[]; logs: readonly any[] }) {
-  const byProspect = new Map<string, any[]>();
+export function ProspectsSection({ prospects, logs }: { prospects: readonly ProspectRecord[]; logs: readonly ProspectLogRecord[] }) {
+  const byProspect = new Map<string, ProspectLogRecord[]>();
   for (const log of logs) byProspect.set(log?.prospectId, [...(byProspect.get(log?.prospectId) ?? []), log]);
   return html`<section aria-labelledby="prospects-title" class="card wide">
     <h2 id="prospects-title">Prospects <span class="count">${prospects.length}</span></h2>
@@ -23,7 +30,7 @@ export function ProspectsSection({ prospects, logs }: { prospects: readonly any[
             return html`<li key=${prospect.id}><details class="prospect">
               <summary><span class="title">${text(title)}</span> <code class="id">${prospect.id}</code> <span class="count">${own.length} log${own.length === 1 ? "" : "s"}</span></summary>
               <dl class="identifiers">
-                ${Object.entries(IDENTIFIERS).map(([field, label]) => html`<div><dt>${label}</dt><dd>${text(prospect[field])}</dd></div>`)}
+                ${IDENTIFIERS.map(([field, label]) => html`<div><dt>${label}</dt><dd>${text(prospect[field])}</dd></div>`)}
                 <div><dt>Created</dt><dd>${when(prospect.createdAt)}</dd></div>
               </dl>
               <h3 class="sub">Log entries</h3>

@@ -20,7 +20,7 @@ const PAGE = 100;
 function Row({ entry }: { entry: LoggedRequest }) {
   const [open, setOpen] = useState(false);
   const reported = (entry.responseBody as { errors?: unknown } | null | undefined)?.errors;
-  const errors: any[] = Array.isArray(reported) ? reported.filter((e) => e && typeof e === "object") : [];
+  const errors: Readonly<Record<string, unknown>>[] = Array.isArray(reported) ? reported.filter((e) => e && typeof e === "object") : [];
   return html`<li class="request">
     <details onToggle=${(event: Event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
       <summary>
@@ -38,7 +38,7 @@ function Row({ entry }: { entry: LoggedRequest }) {
         ${
           errors.length > 0 &&
           html`<div class="field-errors"><h4>Field errors</h4><ul>
-          ${errors.map((e) => html`<li><code>${String(e.pointer)}</code> ${String(e.detail)} <span class="code">${String(e.code)}</span></li>`)}
+          ${errors.map((e) => html`<li><code>${String(e["pointer"])}</code> ${String(e["detail"])} <span class="code">${String(e["code"])}</span></li>`)}
         </ul></div>`
         }
         <div class="bodies">

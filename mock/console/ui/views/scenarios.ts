@@ -2,19 +2,37 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { ActionButton, Field, Notice, useAction, useForm } from "../parts.js";
+import type { PendingFault } from "../types.js";
 
 declare const __OPERATIONS__: readonly string[];
 
+type Fault = PendingFault["fault"];
+/** The kinds the form arms, and an armed fault of one of them. */
+type FormKind = "status" | "latency" | "network-error";
+type FaultOf<Kind extends FormKind> = Extract<Fault, { kind: Kind }>;
+
 /** The kinds of fault: the form's name for each, and what an armed one does. */
-const KINDS: Record<string, { label: string; effect(fault: any): string }> = {
-  status: { label: "Error status", effect: (f) => `answer ${f.status}${f.retryAfter != null ? ` (Retry-After ${f.retryAfter} s)` : ""}` },
+const KINDS: { readonly [Kind in FormKind]: { label: string; effect(fault: FaultOf<Kind>): string } } = {
+  status: {
+    label: "Error status",
+    effect: (f) => `answer ${f.status}${f.retryAfterSeconds != null ? ` (Retry-After ${f.retryAfterSeconds} s)` : ""}`,
+  },
   latency: { label: "Latency", effect: (f) => `wait ${f.ms} ms` },
   "network-error": { label: "Dropped connection", effect: () => "drop the connection" },
 };
 
-function describeFault(entry: any): string {
+function isFormKind(fault: Fault): fault is FaultOf<FormKind> {
+  return Object.hasOwn(KINDS, fault.kind);
+}
+
+/** What an armed fault of the form's kinds does (`kind` is its kind, so the entry fits the fault). */
+function effectOf<Kind extends FormKind>(kind: Kind, fault: FaultOf<Kind>): string {
+  return KINDS[kind].effect(fault);
+}
+
+function describeFault(entry: PendingFault): string {
   const fault = entry?.fault ?? {};
-  const what = Object.hasOwn(KINDS, fault.kind) ? KINDS[fault.kind]!.effect(fault) : String(fault.kind ?? "fault");
+  const what = isFormKind(fault) ? effectOf(fault.kind, fault) : String(fault.kind ?? "fault");
   const scope = entry?.operation && entry.operation !== "all" ? entry.operation : "every operation";
   const left = entry?.remaining === null ? "until cleared" : `${entry?.remaining} more call${entry?.remaining === 1 ? "" : "s"}`;
   return `${what} · ${scope} · ${left}`;
@@ -53,7 +71,7 @@ function FaultForm() {
   </form>`;
 }
 
-export function ScenariosView({ faults }: { faults: readonly any[] }) {
+export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
   const reset = useAction();
   const [confirming, setConfirming] = useState(false);
   return html`<section aria-labelledby="scenarios-title">

@@ -6,7 +6,8 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { call } from "../api.js";
-import { Field, Notice, useForm, when } from "../parts.js";
+import { Field, type FieldProps, Notice, useForm, when } from "../parts.js";
+import type { SubscriptionListing, SubscriptionSecret } from "../types.js";
 
 declare const __EVENT_KINDS__: readonly string[];
 /** `PATCH` path of updateWebhookSubscription, from the operation table (`{subscription_id}` filled in below). */
@@ -14,8 +15,17 @@ declare const __UPDATE_SUBSCRIPTION_PATH__: string;
 
 const enc = encodeURIComponent;
 
+/** What {@link EventBoxes} shows: the kinds checked, and where a change goes. */
+interface EventBoxesProps {
+  readonly id: string;
+  readonly legend: string;
+  readonly value: readonly string[];
+  readonly onValue: (kinds: string[]) => void;
+  readonly error?: FieldProps["error"];
+}
+
 /** The event kinds as checkboxes, bound like a {@link Field}. */
-function EventBoxes({ id, legend, value, onValue, error }: Record<string, any>) {
+function EventBoxes({ id, legend, value, onValue, error }: EventBoxesProps) {
   const toggle = (kind: string, on: boolean) => onValue(__EVENT_KINDS__.filter((k) => (k === kind ? on : value.includes(k))));
   return html`<fieldset class=${`events${error ? " invalid" : ""}`} aria-describedby=${error ? `${id}-error` : undefined}>
     <legend>${legend}</legend>
@@ -31,7 +41,7 @@ function Secret({ id }: { id: string }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const show = async () => {
-    const answer = await call("GET", `/__mock/webhook_subscriptions/${enc(id)}/secret`);
+    const answer = await call<SubscriptionSecret>("GET", `/__mock/webhook_subscriptions/${enc(id)}/secret`);
     if (answer.ok) setSecret(String(answer.body?.secret ?? ""));
     else setError(answer.message);
   };
@@ -45,7 +55,7 @@ function Secret({ id }: { id: string }) {
   </div>`;
 }
 
-function SubscriptionForm({ subscription }: { subscription: any }) {
+function SubscriptionForm({ subscription }: { subscription: SubscriptionListing }) {
   const initial = {
     url: String(subscription.url ?? ""),
     events: (Array.isArray(subscription.events) ? subscription.events : []) as string[],
@@ -105,7 +115,7 @@ function NewSubscriptionForm() {
   </form></details>`;
 }
 
-export function SubscriptionsSection({ subscriptions }: { subscriptions: readonly any[] }) {
+export function SubscriptionsSection({ subscriptions }: { subscriptions: readonly SubscriptionListing[] }) {
   return html`<section aria-labelledby="subscriptions-title" class="card">
     <h2 id="subscriptions-title">Webhook subscriptions <span class="count">${subscriptions.length}</span></h2>
     <div class="subscriptions">

@@ -10,6 +10,7 @@ import { signWebhook } from "../../../../src/webhooks/signature.js";
 import { call, listOf } from "../api.js";
 import { notDeliveredSentence } from "../not-delivered.js";
 import { ActionButton, Json, Notice, useAction, when } from "../parts.js";
+import type { Delivery, DeliveryAttempt, InboxMessage, Listing, SubscriptionListing, SubscriptionSecret, WebhookEventRecord } from "../types.js";
 
 const enc = encodeURIComponent;
 
@@ -28,15 +29,15 @@ function inboxOf(url: unknown): string | null {
  * @param subscriptions - the tenant's subscriptions, kept with the listings (they say why an event went nowhere)
  * @returns the listings, or null when the server has no webhook routes
  */
-export async function loadWebhooks(subscriptions: readonly any[]) {
+export async function loadWebhooks(subscriptions: readonly SubscriptionListing[]) {
   const names = [...new Set(subscriptions.map((s) => inboxOf(s?.url)).filter((name): name is string => name !== null))];
   const [events, deliveries, ...inboxes] = await Promise.all([
-    call("GET", "/__mock/webhook_events"),
-    call("GET", "/__mock/webhook_deliveries"),
-    ...names.map((name) => call("GET", `/__mock/inbox/${enc(name)}`)),
+    call<Listing<WebhookEventRecord>>("GET", "/__mock/webhook_events"),
+    call<Listing<Delivery>>("GET", "/__mock/webhook_deliveries"),
+    ...names.map((name) => call<Listing<InboxMessage>>("GET", `/__mock/inbox/${enc(name)}`)),
   ]);
   if (!events.ok || !deliveries.ok) return null;
-  const inboxMessages = names.map((name, index): [string, any[]] => [name, listOf(inboxes[index]!) ?? []]);
+  const inboxMessages = names.map((name, index): [string, readonly InboxMessage[]] => [name, listOf(inboxes[index]!) ?? []]);
   return { subscriptions, events: listOf(events) ?? [], deliveries: listOf(deliveries) ?? [], inboxes: Object.fromEntries(inboxMessages) };
 }
 
@@ -52,11 +53,11 @@ function parse(text: unknown): unknown {
 }
 
 /** The headers an attempt sent: its ID and time are known; the signature is recomputed on request with the subscription's secret. */
-function AttemptHeaders({ delivery, attempt }: { delivery: any; attempt: any }) {
+function AttemptHeaders({ delivery, attempt }: { delivery: Delivery; attempt: DeliveryAttempt }) {
   const [signatures, setSignatures] = useState<string | null>(null);
   const timestamp = Math.floor(Date.parse(attempt.at) / 1000);
   const sign = async () => {
-    const answer = await call("GET", `/__mock/webhook_subscriptions/${enc(delivery.subscriptionId)}/secret`);
+    const answer = await call<SubscriptionSecret>("GET", `/__mock/webhook_subscriptions/${enc(delivery.subscriptionId)}/secret`);
     if (!answer.ok) return setSignatures(answer.message);
     const secrets = [answer.body?.secret, answer.body?.previousSecret?.secret].filter((s): s is string => typeof s === "string");
     try {
@@ -77,13 +78,13 @@ function AttemptHeaders({ delivery, attempt }: { delivery: any; attempt: any }) 
   </dl>`;
 }
 
-function outcome(attempt: any): string {
+function outcome(attempt: DeliveryAttempt): string {
   if (attempt.ok) return `${attempt.status} OK`;
   return attempt.status != null ? `${attempt.status} · ${attempt.reason ?? "failed"}` : String(attempt.reason ?? "failed");
 }
 
-function DeliveryCard({ delivery }: { delivery: any }) {
-  const attempts: any[] = Array.isArray(delivery.attempts) ? delivery.attempts : [];
+function DeliveryCard({ delivery }: { delivery: Delivery }) {
+  const attempts = Array.isArray(delivery.attempts) ? delivery.attempts : [];
   return html`<li class="delivery">
     <p class="delivery-head">
       <span class=${`pill ${delivery.status === "succeeded" ? "ok" : delivery.status === "pending" ? "created" : "off"}`}>${delivery.status}</span>
@@ -111,7 +112,15 @@ function DeliveryCard({ delivery }: { delivery: any }) {
   </li>`;
 }
 
-function EventCard({ event, deliveries, subscriptions }: { event: any; deliveries: readonly any[]; subscriptions: readonly any[] }) {
+function EventCard({
+  event,
+  deliveries,
+  subscriptions,
+}: {
+  event: WebhookEventRecord;
+  deliveries: readonly Delivery[];
+  subscriptions: readonly SubscriptionListing[];
+}) {
   return html`<li class="event card">
     <header>
       <h3><code>${event.type}</code></h3>
@@ -127,7 +136,7 @@ function EventCard({ event, deliveries, subscriptions }: { event: any; deliverie
   </li>`;
 }
 
-function Inbox({ name, messages }: { name: string; messages: readonly any[] }) {
+function Inbox({ name, messages }: { name: string; messages: readonly InboxMessage[] }) {
   return html`<section class="card" aria-labelledby=${`inbox-${name}`}>
     <h2 id=${`inbox-${name}`}>Inbox <code>${name}</code> <span class="count">${messages.length}</span></h2>
     <p class="note">The server's built-in receiver at <code>/__mock/inbox/${name}</code>: it checks each request's signature with the secret of the subscription that points here.</p>
@@ -157,7 +166,7 @@ export function WebhooksView({ data }: { data: WebhooksData | null }) {
   if (data === null) {
     return html`<section class="card" aria-labelledby="webhooks-title"><h2 id="webhooks-title">Webhooks</h2><p class="empty">This server lists no webhook events.</p></section>`;
   }
-  const byEvent = new Map<string, any[]>();
+  const byEvent = new Map<string, Delivery[]>();
   for (const delivery of data.deliveries) byEvent.set(delivery?.eventId, [...(byEvent.get(delivery?.eventId) ?? []), delivery]);
   const pending = data.deliveries.filter((d) => d?.status === "pending").length;
   return html`<div class="webhooks-layout">
