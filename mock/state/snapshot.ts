@@ -77,9 +77,13 @@ export function rebuild(store: Store, saved: TenantSnapshot): TenantData {
   const tenant = createTenantData(saved.tenant, store.registerId, store.journal);
   for (const prospect of saved.prospects) gainIdentifiers(tenant, insertProspect(tenant, prospect.id, prospect.createdAt), prospect);
   for (const log of saved.prospectLogs) {
-    // The strings a live write shares (one tenant ID, the prospect's ID), shared again: about 100 bytes per restored log.
+    // The strings a live write shares (one tenant ID, the prospect's ID and creation time), shared again.
+    const prospect = tenant.prospects.get(log.prospectId);
     log.tenantId = tenant.record.id;
-    log.prospectId = tenant.prospects.get(log.prospectId)?.id ?? log.prospectId;
+    if (prospect !== undefined) {
+      log.prospectId = prospect.id;
+      if (log.createdAt === prospect.createdAt) log.createdAt = prospect.createdAt;
+    }
     storeLog(tenant, log);
   }
   for (const { key, ...entry } of saved.idempotency) tenant.idempotency.set(key, entry);
