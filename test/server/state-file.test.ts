@@ -287,6 +287,14 @@ describe("a file that is not a valid state stops the start, names the problem an
     expect(readFileSync(path, "utf8")).toBe(text);
   });
 
+  it("a line that is not JSON is named without quoting it (it may hold an API key or a secret)", async () => {
+    const path = stateFileWith(`{"apiKeys":[["secret_key_value", oops`);
+    const error = await startMockServer(options(path)).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(StateFileError);
+    expect((error as Error).message).toMatch(/line 2 is not valid JSON( \(at character \d+\))?; the file is left as it is$/);
+    expect((error as Error).message).not.toContain("secret_key_value");
+  });
+
   it("a last line cut short (a write the server died in) is left out, not refused", async () => {
     const path = stateFileWith(await validStateLine());
     writeFileSync(path, `${readFileSync(path, "utf8")}{"op":"tenant","val`, { flag: "w" });

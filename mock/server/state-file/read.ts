@@ -26,7 +26,10 @@ function parseLine(path: string, number: number, line: string): unknown {
   try {
     return JSON.parse(line);
   } catch (error) {
-    throw new StateFileError(path, `line ${number} is not valid JSON (${(error as Error).message.split("\n", 1)[0]}); the file is left as it is`);
+    // Never JSON.parse's own message: it quotes the text around the error, which may be an API key or a secret.
+    const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+    const where = position === undefined ? "" : ` (at character ${Number(position) + 1})`;
+    throw new StateFileError(path, `line ${number} is not valid JSON${where}; the file is left as it is`);
   }
 }
 
