@@ -160,7 +160,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
         takeFaults: faults.take,
         record,
       },
-      { ...extra, routes: [...routes, ...(extra.routes ?? [])] },
+      // The adapter's routes first: the proxy's take the place of the API's own (the first match answers).
+      { ...extra, routes: [...(extra.routes ?? []), ...routes] },
     );
 
   const toOutcome = (response: Awaited<ReturnType<MockHandler>>): Outcome =>

@@ -6,7 +6,7 @@
 export const PROJECTS = {
   /** The standalone server as users run it: the built CLI over real HTTP. */
   cli: [
-    "test/server/{cli,curl,delivery-resources,docs,early-answers,security-data,security-edge,start-script,state-file-cli,webhook-control,webhook-delivery}.test.ts",
+    "test/server/{cli,curl,delivery-resources,docs,early-answers,proxy-cli,security-data,security-edge,start-script,state-file-cli,verify,webhook-control,webhook-delivery}.test.ts",
     "test/abuse/hostile-http.test.ts",
   ],
   /** Every example of the README and the guides, run as written; TSDoc and changesets. */
@@ -17,6 +17,7 @@ export const PROJECTS = {
     "test/server/{tarball,generated-clients,openapi}.test.ts",
     "test/sdk/type-names.test.ts",
     "test/conformance/msw2.test.ts",
+    "test/verify/prism.test.ts",
   ],
   /** Real Chromium: the MSW worker, the browser recipe, the console, the attacks a web page can try. */
   browser: ["test/browser/**/*.test.ts", "test/console/console.test.ts", "test/server/security-browser.test.ts"],

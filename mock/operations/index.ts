@@ -3,7 +3,7 @@
  * (`src/operations.ts`), each answered by its operation.
  * @module
  */
-import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
+import { OPERATION_TABLE, type OperationId, type OperationRoute } from "../../src/operations.js";
 import type { Route } from "../pipeline/route.js";
 import type { Store } from "../state/store.js";
 import type { Operation } from "./context.js";
@@ -19,6 +19,17 @@ export const OPERATION_HANDLERS: Readonly<Record<OperationId, Operation>> = {
 };
 
 /**
+ * What a route of the API takes from its row of the operation table: method, path template and
+ * parameters, the area and the operation (the mock's routes and the validating proxy's alike).
+ * @param row - the row
+ */
+export function operationRoute(
+  row: OperationRoute & { readonly name: OperationId },
+): Pick<Route, "method" | "path" | "params" | "area" | "operation"> {
+  return { method: row.method, path: row.path, params: row.params, area: "api", operation: row.name };
+}
+
+/**
  * The API's routes: method, path and parameters from the operation table, a JSON body where the
  * row has a request schema (validated by the operation, as the state API does), the operation.
  * @param store - the current state
@@ -26,11 +37,7 @@ export const OPERATION_HANDLERS: Readonly<Record<OperationId, Operation>> = {
 export function apiRoutes(store: () => Store): Route[] {
   return OPERATION_TABLE.map(
     (row): Route => ({
-      method: row.method,
-      path: row.path,
-      params: row.params,
-      area: "api",
-      operation: row.name,
+      ...operationRoute(row),
       ...("request" in row && { body: "json" as const }),
       // The handler checked the key first: a route of the API always has its caller's tenant.
       run: (context) => OPERATION_HANDLERS[row.name]({ ...context, store: store(), tenant: context.tenant! }),

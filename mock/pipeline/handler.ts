@@ -43,6 +43,10 @@ export interface AnsweredRequest {
    * these out of its request lines, which stay about the user's own calls.
    */
   readonly console?: boolean;
+  /** The validating proxy only: what the exchange broke of the API's contract. */
+  readonly violations?: readonly string[];
+  /** The validating proxy only: who answered. */
+  readonly answeredBy?: "target" | "mock";
 }
 
 /** The header the console sets on the reads that refresh its views. */
@@ -72,6 +76,8 @@ export interface HandlerOptions {
   readonly latencyMs?: number;
   /** Called once per answered request. */
   readonly onAnswered?: (request: AnsweredRequest) => void;
+  /** Who answers for this handler, marked on each entry it logs (the proxy's fallback: the mock). */
+  readonly answeredBy?: "mock";
 }
 
 /** The mock's handler: an answer, or `null` for a dropped connection. Never rejects. */
@@ -116,7 +122,7 @@ interface Decision {
  * @returns the handler
  */
 export function createHandler(core: HandlerCore, options: HandlerOptions): MockHandler {
-  const { exposure, latencyMs: baseLatency = 0, onAnswered } = options;
+  const { exposure, latencyMs: baseLatency = 0, onAnswered, answeredBy } = options;
   const route = createRouter(options.routes);
   const { basePath } = core;
   /** A path below the base URL's; "" (no route) for one outside it. */
@@ -203,24 +209,28 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
     const response = reply === null ? null : render(reply, requestId, request.method, decision.cors);
     const status = response?.status ?? 0;
     const durationMs = performance.now() - started;
-    if (decision.logged) {
+    const log = reply?.log;
+    const by = log?.answeredBy ?? answeredBy;
+    const marks = { ...(log?.violations !== undefined && { violations: [...log.violations] }), ...(by !== undefined && { answeredBy: by }) };
+    if (decision.logged && log?.omit !== true) {
       core.record({
         requestId,
         method: request.method,
         path: request.path,
         operation: matched?.operation ?? null,
         status,
-        requestBody: decision.body,
-        responseBody: reply === null ? undefined : (reply.text ?? reply.body),
+        requestBody: log !== undefined && "requestBody" in log ? log.requestBody : decision.body,
+        responseBody: log !== undefined && "responseBody" in log ? log.responseBody : reply === null ? undefined : (reply.text ?? reply.body),
         receivedAt: formatTimestamp(nowMs),
         durationMs: Math.round(durationMs * 100) / 100,
         tenantId: tenant?.record.id ?? null,
+        ...marks,
       });
     }
     if (onAnswered !== undefined) {
       const read = request.method === "GET" || request.method === "HEAD";
       const consoleTraffic = matched?.console === true || (read && request.headers.has(CONSOLE_READ_HEADER));
-      onAnswered({ method: request.method, path: request.path, status, durationMs, ...(consoleTraffic && { console: true }) });
+      onAnswered({ method: request.method, path: request.path, status, durationMs, ...(consoleTraffic && { console: true }), ...marks });
     }
     return response;
   };

@@ -26,6 +26,20 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
   /** Set when `body` is a problem, so the response gets `application/problem+json`. */
   readonly problem?: boolean;
+  /** What the request log keeps instead of what was sent (the validating proxy: bodies with the key taken out, violations, who answered). */
+  readonly log?: ReplyLog;
+}
+
+/** What a reply asks the request log to keep (see {@link Reply.log}). */
+export interface ReplyLog {
+  readonly requestBody?: unknown;
+  readonly responseBody?: unknown;
+  /** What the exchange broke of the API's contract. */
+  readonly violations?: readonly string[];
+  /** Who answered a proxied request: the target, or the mock (`--fallback`). */
+  readonly answeredBy?: "target" | "mock";
+  /** Keep no entry: another handler logged this request already (the proxy's fallback). */
+  readonly omit?: true;
 }
 
 /** The problem `type` of a code: a URN naming it (stable, never a link to follow). */
@@ -40,6 +54,7 @@ export function problemType(code: string): string {
 export const SERVER_PROBLEM_STATUSES = {
   host_not_allowed: { status: 403, title: "Host not allowed" },
   origin_not_allowed: { status: 403, title: "Origin not allowed" },
+  target_unreachable: { status: 502, title: "Proxy target not reachable" },
 } as const;
 
 /** An error code the mock answers: the API's, or one of the server's own. */
@@ -90,7 +105,8 @@ const NO_CONTENT = new Set([204, 304]);
 export function render(reply: Reply, requestId: string, method: string, extra: Readonly<Record<string, string>> = NO_HEADERS): MockResponse {
   const headers: Record<string, string> = { ...extra };
   if (reply.headers !== undefined) for (const name of Object.keys(reply.headers)) headers[name.toLowerCase()] = reply.headers[name]!;
-  headers["x-request-id"] = requestId;
+  // A proxied answer keeps the target's request ID (its problem bodies name it).
+  headers["x-request-id"] ??= requestId;
   if (reply.stream !== undefined) return { status: reply.status, headers, body: method === "HEAD" ? null : reply.stream };
   const text = reply.text ?? (reply.body === undefined || NO_CONTENT.has(reply.status) ? "" : JSON.stringify(reply.body));
   if (reply.problem) headers["content-type"] = PROBLEM_CONTENT_TYPE;

@@ -32,6 +32,10 @@ export const LoggedRequestSchema = z.object({
   durationMs: z.number(),
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: z.nullable(OpaqueId),
+  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract. */
+  violations: z.optional(z.array(z.string())),
+  /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
+  answeredBy: z.optional(z.enum(["target", "mock"])),
 });
 
 /**
@@ -59,6 +63,10 @@ export interface LoggedRequest {
   durationMs: number;
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: string | null;
+  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
+  violations?: string[] | undefined;
+  /** The validating proxy only: who answered, the target or the mock (`--fallback`, when the target did not). */
+  answeredBy?: "target" | "mock" | undefined;
 }
 
 /** How many answered requests a mock keeps by default. */

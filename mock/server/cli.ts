@@ -17,7 +17,9 @@ import { readDataFile } from "./cli/data-file.js";
 import { describeFieldErrors } from "./cli/field-errors.js";
 import { banner, deliveryLine, requestLine } from "./cli/output.js";
 import { watchParent } from "./cli/parent.js";
+import { runVerifyCli } from "./cli/verify.js";
 import { demoFixtures } from "./demo.js";
+import { createRecording } from "./recording.js";
 import { type MockServer, startMockServer } from "./start.js";
 import { StateFileError } from "./state-file/error.js";
 
@@ -73,6 +75,13 @@ async function start(options: CliOptions): Promise<MockServer> {
       corsOrigins: options.corsOrigins,
       fixtures: fixturesOf(options),
       ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
+      ...(options.proxyTo !== undefined && {
+        proxy: {
+          target: options.proxyTo,
+          fallback: options.fallback,
+          ...(options.recordFile !== undefined && { onExchange: createRecording(options.recordFile).see }),
+        },
+      }),
       // The console's own refreshes would drown the user's calls: only what the user did is printed.
       ...(!options.quiet && { onRequest: (request) => request.console || write(requestLine(request)) }),
       webhooks: {
@@ -99,6 +108,7 @@ async function start(options: CliOptions): Promise<MockServer> {
  */
 async function runCli(argv: readonly string[]): Promise<number> {
   try {
+    if (argv[0] === "verify") return await runVerifyCli(argv.slice(1));
     const options = parseCli(argv);
     if (options.help) return write(`${helpText()}\n`), 0;
     if (options.version) return write(`${VERSION}\n`), 0;
@@ -112,6 +122,7 @@ async function runCli(argv: readonly string[]): Promise<number> {
         url: server.url,
         apiKey: options.apiKeys[0]!,
         otherKeys: options.apiKeys.length - 1,
+        ...(options.proxyTo !== undefined && { proxy: { target: options.proxyTo, recordFile: options.recordFile, fallback: options.fallback } }),
         page: page && { pageGroupId: page.pageGroupId, pageId: page.id },
         subscriptionId: subscription?.id,
         webhooks: {

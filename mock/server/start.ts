@@ -14,6 +14,7 @@ import { createExposure, type ExposureOptions } from "../pipeline/exposure.js";
 import type { AnsweredRequest } from "../pipeline/handler.js";
 import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
 import { nodeListener } from "./node.js";
+import { type ProxyOptions, proxyRoutes } from "./proxy.js";
 import { createRawAnswerer } from "./raw-requests.js";
 import type { StateFileError } from "./state-file/error.js";
 import { openStateFile, type StateFile } from "./state-file/open.js";
@@ -62,6 +63,11 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   readonly stateFile?: string;
   /** Told when the state file could not be written after the start (the server keeps answering). Default: a line on stderr. */
   readonly onStateFileError?: (error: StateFileError) => void;
+  /**
+   * Forward the API's operations to a real deployment, checking every request and answer against
+   * the API's schemas (the validating proxy: docs/contract-check.md).
+   */
+  readonly proxy?: ProxyOptions;
 }
 
 /** A running server. */
@@ -115,6 +121,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     corsOrigins,
     stateFile: statePath,
     onStateFileError = (error) => void process.stderr.write(`prospectkit-mock: ${error.message}\n`),
+    proxy,
     ...mockOptions
   } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
@@ -147,7 +154,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   delivery.start(api.webhooks);
   const core = coreOf(api);
   const handler = core.createHandler({
-    routes: consoleRoutes(api, core),
+    routes: [...(proxy === undefined ? [] : proxyRoutes(core, proxy)), ...consoleRoutes(api, core)],
     exposure,
     latencyMs,
     // The changes a request made are written before its answer leaves.

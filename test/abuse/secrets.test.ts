@@ -4,7 +4,8 @@
  * or a wrong key, appears in no serialisation of any of them, in no SDK log line or hook event,
  * and in nothing the mock exposes: its recorded requests, its control API listings and its
  * server log lines (the CLI's per-request format), even when a client also sends the key in the
- * query string.
+ * query string; and (issue 24) nothing `verify` reports and nothing the validating proxy logs,
+ * prints or records, even from a deployment that echoes the key in every form.
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,6 +13,8 @@ import { format, inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { requestLine } from "../../mock/server/cli/output.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { createRecording } from "../../mock/server/recording.js";
+import { formatReport, reportJson, reportJunit, runVerify } from "../../mock/verify/index.js";
 import * as sdk from "../../src/index.js";
 import { type ClientOptions, createClient, type ErrorKind, ProspectKitError } from "../../src/index.js";
 import { leakForms, ODD_KEY } from "../sdk/support/leaks.js";
@@ -321,5 +324,68 @@ describe("a hostile server echoing the key in every form leaks it nowhere (issue
     expect(lines.some((line) => line.startsWith("warn prospectkit: retrying"))).toBe(true);
     expect(events.length).toBeGreaterThan(replies.size * 2);
     for (const text of [...lines, ...events]) for (const form of forms) expect(text).not.toContain(form);
+  });
+});
+
+describe("the contract check (issue 24): a deployment echoing the key in every form leaks it through neither verify nor the proxy", () => {
+  const ECHOED = ODD_KEY;
+  const forms = leakForms(ECHOED);
+  const leaks = (text: string) => forms.filter((form) => text.includes(form));
+  let echoing: Server;
+  let echoingUrl = "";
+
+  beforeAll(async () => {
+    // Every answer carries the key it got: raw, JSON-escaped and URL-encoded, in the body and a header.
+    echoing = createServer((req, res) => {
+      const key = String(req.headers["x-api-key"] ?? "");
+      const escaped = [...key].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+      const body = `{"pageId":"page_echo","pageGroupId":"pagegroup_echo","customName":"${escaped}","computedName":"${key.replaceAll("/", "\\/")}","url":"https://x.example/?k=${encodeURIComponent(key)}","id":"whsub_echo","prospectId":"${escaped}"}`;
+      res.writeHead(req.method === "POST" ? 201 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(key) }).end(body);
+    });
+    await new Promise<void>((resolve) => echoing.listen(0, "127.0.0.1", resolve));
+    echoingUrl = `http://127.0.0.1:${(echoing.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => echoing.close(() => resolve())));
+
+  it("verify: the table, the JSON report and the JUnit file hold no form of the key", async () => {
+    const report = await runVerify({
+      baseUrl: echoingUrl,
+      apiKey: ECHOED,
+      otherTenantKey: `${ECHOED}_other`,
+      page: PAGE,
+      subscription: SUBSCRIPTION,
+      rate: 1000,
+    });
+    expect(report.results.find((result) => result.id === "secrets.key-never-echoed")?.status).toBe("failed");
+    for (const text of [formatReport(report), reportJson(report), reportJunit(report)]) expect(leaks(text)).toEqual([]);
+  });
+
+  it("the proxy: the request log, GET /__mock/requests (the console's view), the request lines and the recording hold no form of the key", async () => {
+    const recording = createRecording();
+    const lines: string[] = [];
+    const proxy = await startMockServer({
+      port: 0,
+      apiKeys: [KEY],
+      proxy: { target: echoingUrl, onExchange: recording.see },
+      onRequest: (request) => void lines.push(requestLine(request)),
+    });
+    try {
+      const send = (method: string, path: string, body?: unknown) =>
+        fetch(`${proxy.url}${path}`, {
+          method,
+          headers: { "x-api-key": ECHOED, "content-type": "application/json" },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        }).then((response) => response.text());
+      expect(leaks(await send("GET", "/v0/page_groups/pagegroup_echo/pages/page_echo"))).not.toEqual([]); // the caller gets what the target sent
+      await send("PATCH", "/v0/webhook_subscriptions/whsub_echo", { active: true });
+      await send("POST", "/v0/prospect_logs", { source: "crm", payload: { note: ECHOED }, name: ECHOED });
+      const listed = await fetch(`${proxy.url}/__mock/requests`, { headers: { "x-api-key": KEY } }).then((response) => response.text());
+      expect(proxy.api.requests.list()).toHaveLength(3);
+      expect(proxy.api.requests.list().every((entry) => entry.violations?.includes("the answer carries the API key sent"))).toBe(true);
+      for (const text of [JSON.stringify(proxy.api.requests.list()), listed, lines.join(""), JSON.stringify(recording.document())])
+        expect(leaks(text)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { readImportGraph } from "../support/import-graph.js";
 const LAYERS: readonly (readonly [name: string, members: readonly string[]])[] = [
   ["the SDK: the spec's schemas, the operation table, headers, webhooks", ["src"]],
   ["utilities: clock, seeded randomness, IDs, canonical JSON, hash, errors", ["mock/lib"]],
+  ["the contract check: the black-box rules, their HTTP harness, reports, the exchange check", ["mock/verify"]],
   ["state and the webhook engine", ["mock/state", "mock/webhooks"]],
   ["the request pipeline: the one handler, router, auth, body, replies, faults, log, changes, exposure", ["mock/pipeline"]],
   ["the route table: the API's operations, the control API, the documents", ["mock/mock-api.ts", "mock/operations", "mock/control", "mock/openapi"]],

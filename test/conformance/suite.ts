@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
 import { Harness, type MakeTarget } from "./harness.js";
 import { authenticationRules } from "./rules/authentication.js";
+import { contractRules } from "./rules/contract.js";
 import { createProspectLogRules } from "./rules/create-prospect-log.js";
 import { errorRules } from "./rules/errors.js";
 import { faultRules } from "./rules/faults.js";
@@ -36,6 +37,7 @@ export function defineConformanceSuite(name: string, makeTarget: MakeTarget, opt
     });
     beforeEach(() => h.reset());
 
+    contractRules(h);
     authenticationRules(h);
     errorRules(h);
     createProspectLogRules(h);

@@ -22,6 +22,26 @@ describe("requestLine", () => {
   it.each([
     [{ method: "GET", path: "/v0/x", status: 200, durationMs: 1.26 }, "09:05:07.042 GET /v0/x 200 1.3 ms\n"],
     [{ method: "POST", path: "/v0/prospect_logs", status: 0, durationMs: 0 }, "09:05:07.042 POST /v0/prospect_logs dropped 0.0 ms\n"],
+    // The validating proxy: what the exchange broke, and a fallback to the mock.
+    [
+      {
+        method: "GET",
+        path: "/v0/x",
+        status: 200,
+        durationMs: 2,
+        answeredBy: "target" as const,
+        violations: ["body /customName invalid_type", "no x-request-id header"],
+      },
+      "09:05:07.042 GET /v0/x 200 2.0 ms VIOLATES: body /customName invalid_type; no x-request-id header\n",
+    ],
+    [
+      { method: "GET", path: "/v0/x", status: 200, durationMs: 2, answeredBy: "target" as const, violations: [] },
+      "09:05:07.042 GET /v0/x 200 2.0 ms\n",
+    ],
+    [
+      { method: "POST", path: "/v0/prospect_logs", status: 201, durationMs: 1, answeredBy: "mock" as const },
+      "09:05:07.042 POST /v0/prospect_logs 201 1.0 ms (answered by the mock: --fallback)\n",
+    ],
   ])("%j", (request, line) => {
     expect(requestLine(request, at)).toBe(line);
   });

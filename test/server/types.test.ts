@@ -58,6 +58,8 @@ describe("the server's public API", () => {
       readonly status: number;
       readonly durationMs: number;
       readonly console?: boolean;
+      readonly violations?: readonly string[];
+      readonly answeredBy?: "target" | "mock";
     }>();
   });
 });

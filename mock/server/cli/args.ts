@@ -34,6 +34,9 @@ const OPTIONS = {
   "webhook-timeout": { type: "string" },
   "allowed-host": { type: "string", multiple: true },
   "cors-origin": { type: "string", multiple: true },
+  "proxy-to": { type: "string" },
+  record: { type: "string" },
+  fallback: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -41,6 +44,7 @@ const OPTIONS = {
 
 /** The `--help` text. */
 export const HELP = `Usage: prospectkit-mock [options]
+       prospectkit-mock verify --base-url URL [options]   (see verify --help)
 
 Serves the prospectkit mock API over HTTP: stateful, seedable, with a control API under /__mock
 and an OpenAPI document at /openapi.json.
@@ -68,6 +72,13 @@ Options:
                        also let pages from this origin call the control API, console and inbox
                        (repeatable; '*': every origin). By default only loopback origins may;
                        /v0 answers every origin
+      --proxy-to URL   forward the API's operations to the deployment at URL, checking each
+                       request and answer against the API's schemas (violations in the request
+                       lines, the console and GET /__mock/requests; docs/contract-check.md)
+      --record FILE    with --proxy-to: write the pages, subscriptions and prospects seen as a
+                       fixture file that --data loads (never a key)
+      --fallback       with --proxy-to: answer from the mock when the target does not answer or
+                       has no such route (start with --api-key set to the key your app sends)
   -q, --quiet          do not print a line per request or webhook attempt
   -h, --help           show this help
   -v, --version        show the version`;
@@ -156,6 +167,12 @@ export function parseCli(argv: readonly string[]) {
   if (values.host === "") throw new UsageError("--host must not be empty");
   if (values.data === "") throw new UsageError("--data must name a file");
   if (values.state === "") throw new UsageError("--state must name a file");
+  const proxyTo = values["proxy-to"];
+  if (proxyTo !== undefined && !(/^https?:\/\/[^/?#\s]+/i.test(proxyTo) && URL.canParse(proxyTo)))
+    throw new UsageError(`--proxy-to must be an http(s) URL, not ${JSON.stringify(proxyTo)}`);
+  if (proxyTo === undefined && (values.record !== undefined || values.fallback === true))
+    throw new UsageError(`--${values.record !== undefined ? "record" : "fallback"} works with --proxy-to only`);
+  if (values.record === "") throw new UsageError("--record must name a file");
   return {
     port: numeric("port", values.port, DEFAULT_PORT),
     host: values.host ?? DEFAULT_HOST,
@@ -173,6 +190,9 @@ export function parseCli(argv: readonly string[]) {
     webhookTimeoutMs: numeric("webhook-timeout", values["webhook-timeout"], WEBHOOK_ATTEMPT_TIMEOUT_MS),
     allowedHosts: (values["allowed-host"] ?? []).map((name) => checked("allowed-host", name)),
     corsOrigins: (values["cors-origin"] ?? []).map((origin) => checked("cors-origin", origin)),
+    proxyTo,
+    recordFile: values.record,
+    fallback: values.fallback === true,
     quiet: values.quiet === true,
     help: values.help === true,
     version: values.version === true,

@@ -27,6 +27,8 @@ export interface BannerInput {
   /** What `--allowed-host` and `--cors-origin` added (none: loopback only). */
   readonly allowedHosts?: readonly string[];
   readonly corsOrigins?: readonly string[];
+  /** The validating proxy's target, recording file and fallback (`--proxy-to`, `--record`, `--fallback`). */
+  readonly proxy?: { readonly target: string; readonly recordFile: string | undefined; readonly fallback: boolean };
   /** How webhooks are delivered, and the URL of the inbox the first subscription delivers to (if it is the server's own). */
   readonly webhooks?: { readonly deliver: boolean; readonly timeScale: number; readonly inboxUrl: string | undefined };
 }
@@ -93,6 +95,13 @@ export function banner(input: BannerInput): string {
     `  Console       ${url}${CONSOLE_PATH} (open it in a browser)`,
     ...(input.webhooks ? [`  Webhooks      ${webhookLine(input.webhooks)}`] : []),
     ...exposureLines(input.allowedHosts ?? [], input.corsOrigins ?? []),
+    ...(input.proxy
+      ? [
+          `  Proxy         /v0 operations go to ${input.proxy.target}, each request and answer checked against the API's schemas`,
+          ...(input.proxy.recordFile ? [`  Recording     what the target answers, to ${input.proxy.recordFile} (load it with --data)`] : []),
+          ...(input.proxy.fallback ? ["  Fallback      the mock answers what the target does not"] : []),
+        ]
+      : []),
     "",
     "Create a prospect log entry:",
     curl(createProspectLogRoute.method, url + createProspectLogRoute.path, apiKey, SAMPLE_PROSPECT_LOG),
@@ -141,5 +150,7 @@ export function deliveryLine(attempt: DeliveryAttempt, delivery: Pick<Delivery, 
  */
 export function requestLine(request: AnsweredRequest, at: Date = new Date()): string {
   const status = request.status === 0 ? "dropped" : String(request.status);
-  return `${clockTime(at)} ${request.method} ${request.path} ${status} ${request.durationMs.toFixed(1)} ms\n`;
+  const by = request.answeredBy === "mock" ? " (answered by the mock: --fallback)" : "";
+  const violations = request.violations?.length ? ` VIOLATES: ${request.violations.join("; ")}` : "";
+  return `${clockTime(at)} ${request.method} ${request.path} ${status} ${request.durationMs.toFixed(1)} ms${by}${violations}\n`;
 }

@@ -32,18 +32,30 @@ const PACKED_ENTRIES = new Map([
 ]);
 
 /**
+ * The contract rules (mock/verify/) are the suite's own cases, shipped for `prospectkit-mock verify`
+ * rather than exported: they are bundled with the test code, with what they import from src/
+ * (the spec's schemas still come from the package, through its entry).
+ */
+const CONTRACT_RULES_DIR = join(ROOT, "mock/verify");
+
+/**
  * An esbuild plugin that takes the code under test from the packed package: a relative import of
  * a source entry becomes an external import of the package, and any other source module is an
- * error, so only the test code itself is bundled.
+ * error (but for the contract rules and what they import), so only the test code itself is bundled.
  */
 const fromPackedPackage: esbuild.Plugin = {
   name: "from-packed-package",
   setup(build) {
+    const ofTheRules = new Set<string>();
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       const path = resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts");
       const packed = PACKED_ENTRIES.get(path);
       if (packed !== undefined) return { path: packed, external: true };
       const inSource = ["src", "mock"].some((dir) => !relative(join(ROOT, dir), path).startsWith(".."));
+      if (!relative(CONTRACT_RULES_DIR, path).startsWith("..") || ofTheRules.has(args.importer)) {
+        ofTheRules.add(path);
+        return undefined;
+      }
       if (inSource)
         return {
           errors: [

@@ -71,11 +71,6 @@ export function authenticationRules(h: Harness): void {
   describe("tenancy: another tenant's resource answers exactly like a missing one (404, never 403)", () => {
     const strip = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
     it.each([
-      [
-        "tenant B reading tenant A's page",
-        (x: Harness) => x.getPage(A.group, A.custom, { key: KEYS.b }),
-        (x: Harness) => x.getPage(A.group, "page_missing", { key: KEYS.b }),
-      ],
       ["tenant A reading tenant B's page", (x: Harness) => x.getPage(B.group, B.page), (x: Harness) => x.getPage(B.group, "page_missing")],
       [
         "tenant B updating tenant A's subscription",

@@ -56,7 +56,6 @@ export function errorRules(h: Harness): void {
     it.each([
       ["/v0"],
       ["/v0/"],
-      ["/v0/unknown"],
       ["/v0/prospect_logs/extra"],
       ["/v0/prospect_logs/"],
       ["/v0/page_groups/g/pages"],
@@ -87,7 +86,6 @@ export function errorRules(h: Harness): void {
       ["GET", LOG_PATH, "POST"],
       ["PUT", LOG_PATH, "POST"],
       ["PATCH", LOG_PATH, "POST"],
-      ["DELETE", LOG_PATH, "POST"],
       ["POST", PAGE_PATH, "GET, HEAD"],
       ["PATCH", PAGE_PATH, "GET, HEAD"],
       ["DELETE", PAGE_PATH, "GET, HEAD"],

@@ -89,7 +89,6 @@ export function getPageRules(h: Harness): void {
   describe("get page: 404 not_found", () => {
     it.each([
       ["an unknown page group", "pagegroup_missing", A.custom],
-      ["an unknown page", A.group, "page_missing"],
       ["a page of another group", A.otherGroup, A.custom],
       ["a page of another tenant", B.group, B.page],
       ["a group ID that only differs in case", A.group.toUpperCase(), A.custom],

@@ -99,7 +99,6 @@ export function updateSubscriptionRules(h: Harness): void {
 
   describe("update subscription: validation", () => {
     it.each([
-      ["events: [] (events_empty)", { events: [] }, [["/events", "events_empty"]]],
       ["events: null (not accepted in a request)", { events: null }, [["/events", "invalid_type"]]],
       ["an unknown event kind", { events: ["form.submitted", "page.deleted"] }, [["/events/1", "invalid_value"]]],
       ["events as a string", { events: "form.submitted" }, [["/events", "invalid_type"]]],
@@ -107,7 +106,6 @@ export function updateSubscriptionRules(h: Harness): void {
       ["active as a number", { active: 1 }, [["/active", "invalid_type"]]],
       ["active null", { active: null }, [["/active", "invalid_type"]]],
       ["an unknown field", { secret: "whsec_x" }, [["/secret", "unknown_field"]]],
-      ["url with ftp:", { url: "ftp://hooks.example.com/h" }, [["/url", "invalid_format"]]],
       ["url with javascript:", { url: "javascript:alert(1)" }, [["/url", "invalid_format"]]],
       ["url with data:", { url: "data:text/plain,hi" }, [["/url", "invalid_format"]]],
       ["a relative url", { url: "/hooks" }, [["/url", "invalid_format"]]],

@@ -30,11 +30,25 @@ function Row({ entry }: { entry: LoggedRequest }) {
         <${StatusBadge} status=${entry.status} />
         <span class="duration">${typeof entry.durationMs === "number" ? `${entry.durationMs.toFixed(1)} ms` : ""}</span>
         <span class="request-id">${entry.requestId}</span>
+        ${
+          (entry.answeredBy === "mock" || (entry.violations?.length ?? 0) > 0) &&
+          html`<span class="marks">
+          ${entry.answeredBy === "mock" && html`<span class="answered-by">answered by the mock (--fallback): the proxy target did not</span>`}
+          ${entry.violations?.length ? html`<span class="violations">${entry.violations.length} contract violation${entry.violations.length === 1 ? "" : "s"}: ${entry.violations[0]}${entry.violations.length > 1 ? " …" : ""}</span>` : ""}
+        </span>`
+        }
       </summary>
       ${
         open &&
         html`<div class="request-detail">
         <p class="meta">Operation <strong>${entry.operation ?? "none (no route matched)"}</strong> · request ID <code>${entry.requestId}</code></p>
+        ${
+          entry.violations?.length
+            ? html`<div class="contract-violations"><h4>Contract violations (the proxy target's answer or this request)</h4><ul>
+          ${entry.violations.map((violation) => html`<li>${violation}</li>`)}
+        </ul></div>`
+            : ""
+        }
         ${
           errors.length > 0 &&
           html`<div class="field-errors"><h4>Field errors</h4><ul>

@@ -1,0 +1,138 @@
+/**
+ * The validating proxy (`prospectkit-mock --proxy-to URL`): the API's routes with a different
+ * `run`, in front of the mock's own in the one route table, so the handler's `Host`/`Origin`
+ * checks, CORS, the request log and the CLI lines apply as to every request. Each request is
+ * forwarded to the target with the caller's `x-api-key` (never logged or stored: the log keeps
+ * bodies with the key taken out), and each request and answer is checked against the API's
+ * schemas by the same check `verify` uses (mock/verify/exchange.ts); what they break is logged as
+ * the entry's `violations`. With `fallback`, a target that does not answer (refused, timed out) or
+ * has no such route (a 404 that is not a problem body) is answered by the mock, marked as such.
+ * @module
+ */
+import { API_KEY_HEADER } from "../../src/headers.js";
+import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
+import { createRedactor } from "../../src/redact.js";
+import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
+import type { MockCore } from "../create-mock-api.js";
+import { operationRoute } from "../operations/index.js";
+import { problem, type Reply } from "../pipeline/reply.js";
+import type { MockRequest } from "../pipeline/request.js";
+import type { Route } from "../pipeline/route.js";
+import { answerViolations, requestViolations } from "../verify/exchange.js";
+
+/** One exchange the proxy saw, with every key taken out (what `--record` keeps). */
+export interface SeenExchange {
+  readonly operation: OperationId;
+  readonly status: number;
+  readonly requestBody: unknown;
+  readonly responseBody: unknown;
+}
+
+/** How the proxy works. */
+export interface ProxyOptions {
+  /** The deployment to forward to (its base URL, without `/v0`). */
+  readonly target: string;
+  /** Answer from the mock when the target does not answer or has no such route. */
+  readonly fallback?: boolean;
+  /** Sees each exchange the target answered (the recording). */
+  readonly onExchange?: (exchange: SeenExchange) => void;
+  /** Each forwarded request gives up after this many milliseconds (default 30 000). */
+  readonly timeoutMs?: number;
+  /** Sends the forwarded requests (default the global `fetch`). */
+  readonly fetch?: typeof fetch;
+}
+
+/** The request headers forwarded: what the API reads, nothing of the caller's browser (cookies, origin, referer). */
+const FORWARDED = [API_KEY_HEADER, "content-type", "content-encoding", "accept", "accept-language", "user-agent"];
+
+/** The answer headers not passed back: the connection's own, and what the proxy's rendering sets again. */
+const DROPPED = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "set-cookie", "upgrade", "trailer"]);
+
+function parseJson(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A target that has no such route: a 404 that is not the API's problem body (a gateway's or a framework's "Cannot GET"). */
+const isMissingRoute = (status: number, headers: Headers) =>
+  status === 404 && headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== PROBLEM_CONTENT_TYPE;
+
+/**
+ * The proxy's routes: one per operation of the API, each forwarding to the target.
+ * @param core - the mock's core (its handler answers a fallback)
+ * @param options - the target, the fallback, the recording
+ * @returns the routes, to put in front of the API's own
+ */
+export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
+  const { target, fallback = false, onExchange, timeoutMs = 30_000 } = options;
+  const send = options.fetch ?? fetch;
+  const base = target.replace(/\/+$/, "");
+  let mock: ReturnType<MockCore["createHandler"]> | undefined;
+
+  /** The mock's own answer, logged by its handler (marked as the mock's), not again by the proxy's. */
+  async function answerFromMock(request: MockRequest, bytes: Uint8Array | undefined): Promise<Reply | null> {
+    mock ??= core.createHandler({ answeredBy: "mock" });
+    const response = await mock({ ...request, body: () => Promise.resolve(bytes ?? new Uint8Array()) });
+    if (response === null) return null;
+    const text = typeof response.body === "string" ? response.body : "";
+    return { status: response.status, text, headers: response.headers, log: { omit: true, answeredBy: "mock" } };
+  }
+
+  return OPERATION_TABLE.map(
+    (row): Route => ({
+      ...operationRoute(row),
+      // The target checks the key: the mock's own keys have nothing to say here.
+      public: true,
+      body: "raw",
+      async run({ request, requestId, body }) {
+        const bytes = body instanceof Uint8Array ? body : undefined;
+        const key = request.headers.get(API_KEY_HEADER);
+        const redactor = key === null ? undefined : createRedactor(key);
+        const clean = <T>(value: T): T => (redactor === undefined ? value : redactor.json(value));
+        const requestText = bytes === undefined ? "" : new TextDecoder().decode(bytes);
+        const requestBody = parseJson(requestText);
+        const headers = new Headers();
+        for (const name of FORWARDED) {
+          const value = request.headers.get(name);
+          if (value !== null) headers.set(name, value);
+        }
+        let response: Response;
+        let text: string;
+        try {
+          response = await send(`${base}${request.path}${request.query === "" ? "" : `?${request.query}`}`, {
+            method: request.method,
+            headers,
+            ...(bytes !== undefined && request.method !== "GET" && request.method !== "HEAD" && { body: bytes as Uint8Array<ArrayBuffer> }),
+            redirect: "manual",
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+          text = await response.text();
+        } catch (error) {
+          if (fallback) return answerFromMock(request, bytes);
+          const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+          return problem(requestId, "target_unreachable", `The proxy target ${base} did not answer (${cause}).`);
+        }
+        if (fallback && isMissingRoute(response.status, response.headers)) return answerFromMock(request, bytes);
+        const responseBody = parseJson(text);
+        const violations = [
+          ...(row.method === "GET" ? [] : requestViolations(row.name, requestBody)),
+          ...answerViolations(row.name, { status: response.status, headers: response.headers, body: responseBody }, requestBody),
+          ...(redactor?.holds(text) ? ["the answer carries the API key sent"] : []),
+        ];
+        onExchange?.({ operation: row.name, status: response.status, requestBody: clean(requestBody), responseBody: clean(responseBody) });
+        const passed: Record<string, string> = {};
+        for (const [name, value] of response.headers) if (!DROPPED.has(name)) passed[name] = value;
+        return {
+          status: response.status,
+          text,
+          headers: passed,
+          log: { requestBody: clean(requestBody), responseBody: clean(responseBody), violations, answeredBy: "target" },
+        };
+      },
+    }),
+  );
+}

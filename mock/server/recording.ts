@@ -1,0 +1,83 @@
+/**
+ * `--record FILE`: what the validating proxy saw, kept as a fixture document the mock loads with
+ * `--data` (pages with their published version, webhook subscriptions, and the prospects created
+ * prospect logs named, with the identifiers sent), so a team can start from real data. The file
+ * is rewritten after each exchange that adds something; it never holds a key (the proxy hands
+ * over bodies with the key taken out, and only the fields below are kept).
+ * @module
+ */
+import { writeFileSync } from "node:fs";
+import type { FixtureDocument } from "../control/fixtures.js";
+import type { SeenExchange } from "./proxy.js";
+
+type Json = Record<string, unknown>;
+
+/** The most versions a recorded page is given to reach its published version's number (the earlier ones are placeholders). */
+const MAX_PLACEHOLDER_VERSIONS = 100;
+
+const IDENTIFIERS = ["email", "phoneNumber", "linkedinProfileUrl", "name"] as const;
+
+/** A recording: `see` each exchange, `document()` is the fixture document so far. */
+export interface Recording {
+  see(exchange: SeenExchange): void;
+  document(): FixtureDocument;
+}
+
+/**
+ * Creates a recording.
+ * @param file - the file to write after each change (none: keep it in memory)
+ */
+export function createRecording(file?: string): Recording {
+  const groups = new Set<string>();
+  const pages = new Map<string, Json>();
+  const versions = new Map<string, { id: string; number: number; computedName: string }>();
+  const subscriptions = new Map<string, Json>();
+  const prospects = new Map<string, Json>();
+
+  const holds = (field: string, value: unknown) => [...prospects.values()].some((prospect) => prospect[field] === value);
+
+  function document(): FixtureDocument {
+    const pageVersions = [...versions].flatMap(([pageId, version]) => {
+      const earlier = Math.min(Math.max(version.number - 1, 0), MAX_PLACEHOLDER_VERSIONS);
+      return [
+        ...Array.from({ length: earlier }, (_, index) => ({ id: `${version.id}-earlier-${index + 1}`, pageId })),
+        { id: version.id, pageId, computedName: version.computedName, publish: true },
+      ];
+    });
+    return {
+      pageGroups: [...groups].map((id) => ({ id })),
+      pages: [...pages.values()] as FixtureDocument["pages"],
+      pageVersions,
+      webhookSubscriptions: [...subscriptions.values()] as FixtureDocument["webhookSubscriptions"],
+      prospects: [...prospects.values()] as FixtureDocument["prospects"],
+    };
+  }
+
+  function see({ operation, status, requestBody, responseBody }: SeenExchange): void {
+    if (typeof responseBody !== "object" || responseBody === null || status >= 300) return;
+    const body = responseBody as Json;
+    if (operation === "getPage" && typeof body.pageId === "string" && typeof body.pageGroupId === "string") {
+      groups.add(body.pageGroupId);
+      const { pageId, pageGroupId, customName, computedName, supplementaryContext } = body;
+      pages.set(body.pageId, { id: pageId, pageGroupId, customName, computedName, supplementaryContext });
+      const published = (body.publishedVersion ?? {}) as Json;
+      if (typeof published.versionId === "string" && typeof computedName === "string") {
+        versions.set(pageId, { id: published.versionId, number: Number(published.versionNumber) || 1, computedName });
+      }
+    } else if (operation === "updateWebhookSubscription" && typeof body.id === "string") {
+      const { id, url, events, active } = body;
+      subscriptions.set(id, { id, url, events, active });
+    } else if (operation === "createProspectLog" && typeof body.prospectId === "string") {
+      const prospect = prospects.get(body.prospectId) ?? { id: body.prospectId };
+      const sent = (typeof requestBody === "object" && requestBody !== null ? requestBody : {}) as Json;
+      // As the mock does: an identifier is added where the prospect has none and no other prospect holds it.
+      for (const field of IDENTIFIERS) {
+        if (typeof sent[field] === "string" && prospect[field] === undefined && !holds(field, sent[field])) prospect[field] = sent[field];
+      }
+      prospects.set(body.prospectId, prospect);
+    } else return;
+    if (file !== undefined) writeFileSync(file, `${JSON.stringify(document(), null, 2)}\n`);
+  }
+
+  return { see, document };
+}

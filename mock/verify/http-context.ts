@@ -1,0 +1,139 @@
+/**
+ * The black-box harness of the contract rules: a {@link VerifyContext} over `fetch` against a base
+ * URL. It holds the request budget and the pace, sends keys only in the `x-api-key` header, and
+ * takes every key out of what it hands back (an answer that carried one is kept as an echo, shown
+ * redacted), so nothing a report holds can leak a key.
+ * @module
+ */
+import { API_KEY_HEADER } from "../../src/headers.js";
+import { createRedactor, type Redactor } from "../../src/redact.js";
+import type { Answer, Exchange, KeyChoice, SendOptions, VerifyContext } from "./rule.js";
+
+/** What the harness needs. */
+export interface HttpContextOptions {
+  /** The deployment's base URL (the host root, or a URL with a path; `/v0/...` goes below it). */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly otherTenantKey?: string | undefined;
+  readonly page?: { readonly pageGroupId: string; readonly pageId: string } | undefined;
+  readonly subscription?: string | undefined;
+  /** At most this many requests in all. */
+  readonly maxRequests: number;
+  /** At most this many requests per second. */
+  readonly rate: number;
+  /** Each request gives up after this many milliseconds (default 10 000). */
+  readonly timeoutMs?: number;
+  /** Stops before the next request (the one in flight ends first). */
+  readonly signal?: AbortSignal;
+  /** Sends the requests (default the global `fetch`). */
+  readonly fetch?: typeof fetch;
+}
+
+/** The budget is spent: the rule that wanted more is reported as not run. */
+export class BudgetSpent extends Error {
+  constructor(max: number) {
+    super(`the request budget (--max-requests ${max}) is spent`);
+    this.name = "BudgetSpent";
+  }
+}
+
+/** The deployment could not be reached (refused, timed out, not HTTP): the run cannot go on. */
+export class Unreachable extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = "Unreachable";
+  }
+}
+
+/** The run was interrupted (Ctrl+C): the rule that wanted to send is reported as not run. */
+export class Interrupted extends Error {
+  constructor() {
+    super("interrupted");
+    this.name = "Interrupted";
+  }
+}
+
+/** A harness over HTTP, and what it counted. */
+export interface HttpContext extends VerifyContext {
+  /** Requests sent so far. */
+  readonly sent: number;
+  /** Sends one request outside any rule (the subscription's snapshot and restore), within the budget. */
+  send(method: string, path: string, options?: SendOptions): Promise<Exchange>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A random word for keys and idempotency keys nobody has used. */
+const randomWord = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/**
+ * Creates the harness.
+ * @param options - the deployment, the keys and inputs, the budget and pace
+ */
+export function createHttpContext(options: HttpContextOptions): HttpContext {
+  const { apiKey, otherTenantKey, maxRequests, rate, signal, timeoutMs = 10_000 } = options;
+  const send = options.fetch ?? fetch;
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const unknownKey = `pk_prospectkit_verify_unknown_${randomWord()}`;
+  const keys: Record<KeyChoice, string | undefined> = { caller: apiKey, none: undefined, unknown: unknownKey, "other-tenant": otherTenantKey };
+  const redactors: Redactor[] = [apiKey, otherTenantKey, unknownKey].filter((key) => key !== undefined).map((key) => createRedactor(key));
+  const echoes: Exchange[] = [];
+  const interval = 1000 / rate;
+  let sent = 0;
+  let nextAt = 0;
+
+  async function call(method: string, path: string, sendOptions: SendOptions = {}): Promise<Exchange> {
+    if (signal?.aborted) throw new Interrupted();
+    if (sent >= maxRequests) throw new BudgetSpent(maxRequests);
+    const key = sendOptions.key ?? "caller";
+    const wait = nextAt - performance.now();
+    if (wait > 0) await sleep(wait);
+    if (signal?.aborted) throw new Interrupted();
+    nextAt = performance.now() + interval;
+    sent += 1;
+    const headers = new Headers({ accept: "application/json" });
+    const value = keys[key];
+    if (value !== undefined) headers.set(API_KEY_HEADER, value);
+    const body = sendOptions.json === undefined ? undefined : JSON.stringify(sendOptions.json);
+    if (body !== undefined) headers.set("content-type", "application/json");
+    let response: Response;
+    let text: string;
+    try {
+      response = await send(`${base}${path}`, { method, headers, ...(body !== undefined && { body }), signal: AbortSignal.timeout(timeoutMs) });
+      text = await response.text();
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      throw new Unreachable(`${method} ${base}${path} failed: ${cause}`);
+    }
+    const held = redactors.some((redactor) => redactor.holds(text) || [...response.headers].some(([, v]) => redactor.holds(v)));
+    for (const redactor of redactors) text = redactor.text(text);
+    const answerHeaders = new Headers();
+    for (const [name, headerValue] of response.headers)
+      answerHeaders.set(
+        name,
+        redactors.reduce((v, redactor) => redactor.text(v), headerValue),
+      );
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    const answer: Answer = { status: response.status, headers: answerHeaders, body: parsed, text };
+    const exchange: Exchange = { request: { method, path, key, ...(sendOptions.json !== undefined && { body: sendOptions.json }) }, answer };
+    if (held) echoes.push(exchange);
+    return exchange;
+  }
+
+  return {
+    send: call,
+    get sent() {
+      return sent;
+    },
+    ...(options.page !== undefined && { page: options.page }),
+    ...(options.subscription !== undefined && { subscription: options.subscription }),
+    otherTenant: otherTenantKey !== undefined,
+    idempotencyKey: () => `prospectkit-verify-${randomWord()}`,
+    keyEchoes: () => echoes,
+  };
+}
