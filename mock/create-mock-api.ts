@@ -26,6 +26,8 @@ import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
 import { createRequestLog, type LoggedRequest } from "./pipeline/request-log.js";
 import type { Route } from "./pipeline/route.js";
 import { createMockState, type MockState } from "./state/index.js";
+import type { Journal } from "./state/journal.js";
+import { loadStore, type SavedState, saveStore } from "./state/saved-state.js";
 import { restoreStore } from "./state/snapshot.js";
 import { createStore, type EventSink, STREAMS, type Store, timestamp } from "./state/store.js";
 import type { TenantData } from "./state/tenant-data.js";
@@ -53,6 +55,12 @@ export interface MockCore {
   retainRequests(limit: number): void;
   /** Replaces the state with a snapshot of this mock's (`api.state.snapshot()`); throws `MockStateError`, changing nothing, for anything else. */
   restoreState(snapshot: string): void;
+  /** The whole state, API keys and webhook deliveries included, as live records: serialize it before the next write. */
+  saveState(): SavedState;
+  /** Replaces the whole state (keys and webhook deliveries included) with a validated saved one; the journal hears nothing of it. */
+  loadState(state: SavedState): void;
+  /** Sets where every change of the state is reported from now on, across resets (`null`: nowhere). */
+  setJournal(journal: Journal | null): void;
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
@@ -98,6 +106,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   const inbox = createInbox(state, () => new Date(store.nowMs()));
   let requestIds: IdFactory;
   let store: Store;
+  /** Where every change goes (a state file's journal); none in process. */
+  let journal: Journal | null = null;
 
   const dispatcher = createWebhookDispatcher({
     now: () => new Date(store.nowMs()),
@@ -110,12 +120,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
     secretsOf: ({ tenantId, subscriptionId }) =>
       tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
+    onChange: (change) => journal?.({ op: "webhooks", change }),
     onDeactivate(subscriptionId) {
       for (const tenant of store.tenants.values()) {
         const record = tenant.subscriptions.get(subscriptionId);
         if (record === undefined || !record.active) continue;
         record.active = false;
         record.updatedAt = timestamp(store);
+        tenant.subscriptions.set(record.id, record); // stored again: the journal hears of the change
       }
     },
   });
@@ -125,6 +137,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
+      journal: (change) => journal?.(change),
       sink: (kind, data, targets, tenantId) => {
         const event = dispatcher.emit(kind, data, targets, tenantId);
         changes.announce(tenantId, { kind: "event", type: kind });
@@ -239,6 +252,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
     tenant: scopeOf,
     reset() {
+      journal?.({ op: "reset" });
       faults.api.clear();
       requestLog.api.clear();
       dispatcher.reset();
@@ -263,6 +277,21 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     restoreState(snapshot) {
       restoreStore(store, snapshot);
       changes.announce(null, { kind: "reset" }); // live views read the whole state again
+    },
+    saveState: () => saveStore(store, dispatcher.save()),
+    loadState(saved) {
+      const listening = journal;
+      journal = null;
+      try {
+        loadStore(store, saved);
+        dispatcher.restore(saved.webhooks);
+      } finally {
+        journal = listening;
+      }
+      changes.announce(null, { kind: "reset" });
+    },
+    setJournal(next) {
+      journal = next;
     },
   });
   return api;

@@ -6,7 +6,7 @@
 export const PROJECTS = {
   /** The standalone server as users run it: the built CLI over real HTTP. */
   cli: [
-    "test/server/{cli,curl,delivery-resources,docs,early-answers,proxy-cli,security-data,security-edge,start-script,verify,webhook-control,webhook-delivery}.test.ts",
+    "test/server/{cli,curl,delivery-resources,docs,early-answers,proxy-cli,security-data,security-edge,start-script,state-file-cli,verify,webhook-control,webhook-delivery}.test.ts",
     "test/abuse/hostile-http.test.ts",
   ],
   /** Every example of the README and the guides, run as written; TSDoc and changesets. */

@@ -5,7 +5,7 @@
  * clock reproduce every ID.
  * @module
  */
-import { monotonicFactory } from "ulid";
+import { decodeTime, monotonicFactory } from "ulid";
 import type { Random } from "./random.js";
 
 /** The prefixes of the IDs the mock generates (docs/behaviour.md, "Identifiers"). */
@@ -23,6 +23,11 @@ export interface IdFactory {
    * a ULID after the last one issued (ULIDs only increase, so any other is never made again).
    */
   reserve(id: string): void;
+  /**
+   * Moves the factory past `id` (a restored state's greatest stored ID): every later ID sorts
+   * after it, from the next millisecond on, so no stored ID is ever made and none need be reserved.
+   */
+  skipPast(id: string): void;
   /** How many reserved IDs are remembered (each one still ahead of the factory when reserved). */
   readonly reservations: number;
 }
@@ -68,6 +73,14 @@ export function createIdFactory(random: Random): IdFactory {
       if (id === lastId) return;
       const part = id.slice(id.indexOf("_") + 1);
       if (LOWER_ULID.test(part) && part > last) reserved.add(id);
+    },
+    skipPast(id) {
+      const part = id.slice(id.indexOf("_") + 1);
+      if (!LOWER_ULID.test(part) || part <= last) return;
+      last = part;
+      lastId = id;
+      lastMs = Math.max(lastMs, decodeTime(part.toUpperCase()) + 1);
+      for (const held of reserved) if (held.slice(held.indexOf("_") + 1) <= last) reserved.delete(held);
     },
     get reservations() {
       return reserved.size;

@@ -17,6 +17,6 @@ export const updateWebhookSubscription: Operation = async (context) => {
   if (record === undefined) return problem(context.requestId, "not_found", "No webhook subscription with this ID exists.");
   const waiting = context.delay();
   if (waiting !== undefined) await waiting;
-  applySubscriptionUpdate(record, parsed.data, timestamp(context.store));
+  applySubscriptionUpdate(context.tenant, record, parsed.data, timestamp(context.store));
   return { status: 200, body: subscriptionView(record) };
 };

@@ -13,13 +13,15 @@ import { loadFixtures } from "../control/fixtures.js";
 import { INBOX_PATH } from "../control/inbox.js";
 import { type MockState, MockStateError } from "../core.js";
 import { type CliOptions, helpText, parseCli, UsageError } from "./cli/args.js";
-import { describeFieldErrors, readDataFile } from "./cli/data-file.js";
+import { readDataFile } from "./cli/data-file.js";
+import { describeFieldErrors } from "./cli/field-errors.js";
 import { banner, deliveryLine, requestLine } from "./cli/output.js";
 import { watchParent } from "./cli/parent.js";
 import { runVerifyCli } from "./cli/verify.js";
 import { demoFixtures } from "./demo.js";
 import { createRecording } from "./recording.js";
 import { type MockServer, startMockServer } from "./start.js";
+import { StateFileError } from "./state-file/error.js";
 
 /** The exit code of a usage error (bad flag, bad file, port in use). */
 const USAGE_EXIT_CODE = 2;
@@ -72,6 +74,7 @@ async function start(options: CliOptions): Promise<MockServer> {
       allowedHosts: options.allowedHosts,
       corsOrigins: options.corsOrigins,
       fixtures: fixturesOf(options),
+      ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
       ...(options.proxyTo !== undefined && {
         proxy: {
           target: options.proxyTo,
@@ -91,6 +94,7 @@ async function start(options: CliOptions): Promise<MockServer> {
   } catch (error) {
     const known = listenError(error as NodeJS.ErrnoException, options);
     if (known !== undefined) throw new UsageError(known);
+    if (error instanceof StateFileError) throw new UsageError(error.message);
     // A key the mock refuses (not visible ASCII): the message names the field, never the key.
     if (error instanceof MockStateError) throw new UsageError(`--api-key: ${describeFieldErrors(error.errors)}`);
     throw error;

@@ -9,3 +9,4 @@ export type { AnsweredRequest } from "../pipeline/handler.js";
 export type { ServerWebhookOptions } from "./delivery.js";
 export type { ProxyOptions, SeenExchange } from "./proxy.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./start.js";
+export { StateFileError } from "./state-file/error.js";

@@ -16,6 +16,8 @@ import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
 import { nodeListener } from "./node.js";
 import { type ProxyOptions, proxyRoutes } from "./proxy.js";
 import { createRawAnswerer } from "./raw-requests.js";
+import type { StateFileError } from "./state-file/error.js";
+import { openStateFile, type StateFile } from "./state-file/open.js";
 
 /** The port the server listens on when none is given. */
 export const DEFAULT_PORT = 4010;
@@ -52,6 +54,16 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
   /** Called once per answered request (method, path without query, status, duration); never sees a header. */
   readonly onRequest?: (request: AnsweredRequest) => void;
   /**
+   * Keeps the whole state (every tenant, its keys, records, subscriptions with their secrets, and
+   * the webhook events and deliveries with their schedule) in this file across restarts: created
+   * on first start (seeded by `fixtures`), loaded on later ones (`fixtures` then run only on a
+   * reset), kept up to date as requests change it. The request log is not kept. See docs/server.md,
+   * "State file".
+   */
+  readonly stateFile?: string;
+  /** Told when the state file could not be written after the start (the server keeps answering). Default: a line on stderr. */
+  readonly onStateFileError?: (error: StateFileError) => void;
+  /**
    * Forward the API's operations to a real deployment, checking every request and answer against
    * the API's schemas (the validating proxy: docs/contract-check.md).
    */
@@ -82,6 +94,7 @@ function originOf(host: string, port: number): string {
  * @param options - where to listen, the mock's options (`apiKeys`, `seed`, `now`, `fixtures`), a base latency and a request hook
  * @returns the running server
  * @throws {TypeError} for a malformed mock option
+ * @throws {StateFileError} when `stateFile` is in use by another server, unreadable, or not a valid state (it is left untouched)
  * @throws {Error} the `listen` error (e.g. `EADDRINUSE`) when the port cannot be bound
  * @example
  * ```ts
@@ -106,35 +119,51 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     webhooks,
     allowedHosts,
     corsOrigins,
+    stateFile: statePath,
+    onStateFileError = (error) => void process.stderr.write(`prospectkit-mock: ${error.message}\n`),
     proxy,
     ...mockOptions
   } = options;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw new TypeError("startMockServer: latencyMs must be a number >= 0");
+  if (statePath !== undefined && (typeof statePath !== "string" || statePath === ""))
+    throw new TypeError("startMockServer: stateFile must name a file");
   const exposure = createExposure({ ...(allowedHosts && { allowedHosts }), ...(corsOrigins && { corsOrigins }) }, host);
   const delivery = createDeliveryLoop(webhooks);
+  // Locked and read before listening: a file in use or invalid never gets as far as a port.
+  const stateFile: StateFile | undefined = statePath === undefined ? undefined : openStateFile(statePath, onStateFileError);
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
-  await once(server.listen(port, host), "listening"); // rejects with the listen error (EADDRINUSE, ...)
-  const bound = (server.address() as AddressInfo).port;
-  const url = originOf(host, bound);
   let api: MockApi;
+  let url: string;
   try {
+    await once(server.listen(port, host), "listening"); // rejects with the listen error (EADDRINUSE, ...)
+    url = originOf(host, (server.address() as AddressInfo).port);
+    const seeded = url;
     api = createMockApi({
       ...mockOptions,
       baseUrl: url,
       webhooks: delivery.mockOptions,
-      ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url }) }),
+      ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url: seeded }) }),
     });
+    stateFile?.attach(api, mockOptions.apiKeys);
   } catch (error) {
     server.close();
+    stateFile?.release();
     throw error;
   }
+  const bound = (server.address() as AddressInfo).port;
   delivery.start(api.webhooks);
   const core = coreOf(api);
   const handler = core.createHandler({
     routes: [...(proxy === undefined ? [] : proxyRoutes(core, proxy)), ...consoleRoutes(api, core)],
     exposure,
     latencyMs,
-    ...(onRequest !== undefined && { onAnswered: onRequest }),
+    // The changes a request made are written before its answer leaves.
+    ...((onRequest !== undefined || stateFile !== undefined) && {
+      onAnswered: (request: AnsweredRequest) => {
+        stateFile?.flush();
+        onRequest?.(request);
+      },
+    }),
   });
   const listener = nodeListener(handler);
   server.on("request", listener);
@@ -152,6 +181,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         delivery.stop();
         server.close(() => resolve());
         server.closeAllConnections();
+        stateFile?.close();
       }),
   };
 }

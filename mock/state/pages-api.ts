@@ -106,10 +106,12 @@ export function pagesApi(current: () => Store): PagesApi {
     create: (input = {}) => createPage(current(), input),
     update(id, changes, options = {}) {
       const parsed = parseOrThrow(PageUpdateInput, changes, "a page change");
-      const page = existing(tenantFor(current(), options.tenantId).pages, id, "page");
+      const tenant = tenantFor(current(), options.tenantId);
+      const page = existing(tenant.pages, id, "page");
       if (parsed.customName !== undefined) page.customName = parsed.customName;
       if (parsed.computedName !== undefined) page.computedName = parsed.computedName;
       if (parsed.supplementaryContext !== undefined) page.supplementaryContext = parsed.supplementaryContext;
+      tenant.pages.set(page.id, page); // stored again: the journal hears of the change
       return { ...page };
     },
     get: readers(current, (tenant) => tenant.pages).get,

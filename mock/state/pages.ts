@@ -47,6 +47,12 @@ export function findPage(tenant: TenantData, pageGroupId: string, pageId: string
   return page?.pageGroupId === pageGroupId ? page : undefined;
 }
 
+/** Stores a page and its version again after a change in place: the journal hears of both. */
+function saveBoth(tenant: TenantData, page: PageRecord, version: PageVersionRecord): void {
+  tenant.pages.set(page.id, page);
+  tenant.pageVersions.set(version.id, version);
+}
+
 function versionData(page: PageRecord, version: PageVersionRecord) {
   return { pageGroupId: page.pageGroupId, pageId: page.id, versionId: version.id, versionNumber: version.versionNumber };
 }
@@ -65,6 +71,7 @@ export function createVersion(store: Store, tenant: TenantData, page: PageRecord
     publishedAt: null,
   };
   page.versionCount += 1;
+  tenant.pages.set(page.id, page); // stored again: the journal hears of the change
   storeVersion(tenant, version);
   store.emit(tenant, "page.version.created", { ...versionData(page, version), createdAt: version.createdAt });
   return version;
@@ -80,6 +87,7 @@ export function processVersion(store: Store, tenant: TenantData, version: PageVe
   version.processedAt = timestamp(store);
   if (version.status === "created") version.status = "processed";
   page.computedName = computedName;
+  saveBoth(tenant, page, version);
   store.emit(tenant, "page.version.processed", { ...versionData(page, version), computedName, processedAt: version.processedAt });
 }
 
@@ -96,5 +104,6 @@ export function publishVersion(store: Store, tenant: TenantData, version: PageVe
   version.status = "published";
   version.publishedAt = timestamp(store);
   page.publishedVersionId = version.id;
+  saveBoth(tenant, page, version);
   store.emit(tenant, "page.version.published", { ...versionData(page, version), publishedAt: version.publishedAt });
 }

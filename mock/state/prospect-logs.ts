@@ -111,6 +111,7 @@ export function claimProspectLog(store: Store, tenant: TenantData, body: unknown
       if (entry !== null) {
         entry.result = result;
         entry.storedAtMs = store.nowMs(); // the 24 hours start now
+        tenant.idempotency.set(key!, entry); // stored again (its place kept): the journal hears of the result
       }
       return result;
     },

@@ -57,6 +57,7 @@ export function identifiersHeld(tenant: TenantData, request: ProspectIdentifiers
  * holds it, and the name if it has none. Existing values are never overwritten.
  */
 export function gainIdentifiers(tenant: TenantData, prospect: ProspectRecord, request: ProspectIdentifiers): void {
+  let changed = false;
   for (const { field, index, key } of IDENTIFIERS) {
     const value = request[field];
     if (value == null || prospect[field] !== null) continue;
@@ -64,8 +65,13 @@ export function gainIdentifiers(tenant: TenantData, prospect: ProspectRecord, re
     if (index(tenant).has(matching)) continue;
     prospect[field] = value;
     index(tenant).set(matching, prospect);
+    changed = true;
   }
-  if (request.name != null && prospect.name === null) prospect.name = request.name;
+  if (request.name != null && prospect.name === null) {
+    prospect.name = request.name;
+    changed = true;
+  }
+  if (changed) tenant.prospects.set(prospect.id, prospect); // stored again: the journal hears of the change
 }
 
 /** Stores a new prospect without identifiers (they are added by {@link gainIdentifiers}). */

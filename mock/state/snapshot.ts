@@ -18,26 +18,28 @@ import {
   SubscriptionRecordSchema,
 } from "./records.js";
 import type { Store } from "./store.js";
-import { createTenantData, storeLog, storePage, storeVersion, type TenantData } from "./tenant-data.js";
+import { createTenantData, type IdempotencyEntry, storeLog, storePage, storeVersion, type TenantData } from "./tenant-data.js";
 
-/** A snapshot: per tenant, its record, how many keys it has, and its records in insertion order. */
-const StateSnapshot = z.object({
-  defaultTenantId: z.nullable(OpaqueId),
-  tenants: z.array(
-    z.object({
-      tenant: z.object({ id: OpaqueId, createdAt: DateTime }),
-      apiKeyCount: z.int().check(z.gte(0)),
-      prospects: z.array(ProspectRecordSchema),
-      prospectLogs: z.array(ProspectLogRecordSchema),
-      idempotency: z.array(z.object({ key: z.string(), fingerprint: z.string(), result: z.nullable(ProspectLog), storedAtMs: z.number() })),
-      pageGroups: z.array(PageGroupRecordSchema),
-      pages: z.array(PageRecordSchema),
-      pageVersions: z.array(PageVersionRecordSchema),
-      webhookSubscriptions: z.array(SubscriptionRecordSchema),
-    }),
-  ),
+/** One tenant in a snapshot: its record, how many keys it has, and its records in insertion order. */
+export const TenantSnapshotSchema = z.object({
+  tenant: z.object({ id: OpaqueId, createdAt: DateTime }),
+  apiKeyCount: z.int().check(z.gte(0)),
+  prospects: z.array(ProspectRecordSchema),
+  prospectLogs: z.array(ProspectLogRecordSchema),
+  idempotency: z.array(z.object({ key: z.string(), fingerprint: z.string(), result: z.nullable(ProspectLog), storedAtMs: z.number() })),
+  pageGroups: z.array(PageGroupRecordSchema),
+  pages: z.array(PageRecordSchema),
+  pageVersions: z.array(PageVersionRecordSchema),
+  webhookSubscriptions: z.array(SubscriptionRecordSchema),
 });
-type StateSnapshot = z.output<typeof StateSnapshot>;
+/** One tenant in a snapshot (what {@link TenantSnapshotSchema} accepts). */
+export type TenantSnapshot = Omit<z.output<typeof TenantSnapshotSchema>, "idempotency"> & {
+  readonly idempotency: readonly ({ readonly key: string } & IdempotencyEntry)[];
+};
+
+/** A snapshot: the default tenant and every tenant's part. */
+const StateSnapshot = z.object({ defaultTenantId: z.nullable(OpaqueId), tenants: z.array(TenantSnapshotSchema) });
+type StateSnapshot = { readonly defaultTenantId: string | null; readonly tenants: readonly TenantSnapshot[] };
 
 /** How many API keys each tenant has (a snapshot's only trace of the keys). */
 function keyCountsOf(store: Store): Map<string, number> {
@@ -46,13 +48,10 @@ function keyCountsOf(store: Store): Map<string, number> {
   return counts;
 }
 
-/**
- * Serializes every tenant's data (records in insertion order, idempotency entries included).
- * @returns canonical JSON; equal states give equal strings
- */
-export function snapshotStore(store: Store): string {
+/** Every tenant's part of a snapshot (records in insertion order, idempotency entries included): live records, not copies. */
+export function snapshotTenants(store: Store): TenantSnapshot[] {
   const keyCounts = keyCountsOf(store);
-  const tenants = [...store.tenants.values()].map((tenant) => ({
+  return [...store.tenants.values()].map((tenant) => ({
     tenant: tenant.record,
     apiKeyCount: keyCounts.get(tenant.record.id) ?? 0,
     prospects: [...tenant.prospects.values()],
@@ -63,14 +62,30 @@ export function snapshotStore(store: Store): string {
     pageVersions: [...tenant.pageVersions.values()],
     webhookSubscriptions: [...tenant.subscriptions.values()],
   }));
-  return canonicalJson({ defaultTenantId: store.defaultTenantId, tenants });
+}
+
+/**
+ * Serializes every tenant's data (records in insertion order, idempotency entries included).
+ * @returns canonical JSON; equal states give equal strings
+ */
+export function snapshotStore(store: Store): string {
+  return canonicalJson({ defaultTenantId: store.defaultTenantId, tenants: snapshotTenants(store) });
 }
 
 /** A tenant's data rebuilt from its part of a snapshot, stored and indexed by the same helpers the writes use. */
-function rebuild(store: Store, saved: StateSnapshot["tenants"][number]): TenantData {
-  const tenant = createTenantData(saved.tenant, store.registerId);
+export function rebuild(store: Store, saved: TenantSnapshot): TenantData {
+  const tenant = createTenantData(saved.tenant, store.registerId, store.journal);
   for (const prospect of saved.prospects) gainIdentifiers(tenant, insertProspect(tenant, prospect.id, prospect.createdAt), prospect);
-  for (const log of saved.prospectLogs) storeLog(tenant, log);
+  for (const log of saved.prospectLogs) {
+    // The strings a live write shares (one tenant ID, the prospect's ID and creation time), shared again.
+    const prospect = tenant.prospects.get(log.prospectId);
+    log.tenantId = tenant.record.id;
+    if (prospect !== undefined) {
+      log.prospectId = prospect.id;
+      if (log.createdAt === prospect.createdAt) log.createdAt = prospect.createdAt;
+    }
+    storeLog(tenant, log);
+  }
   for (const { key, ...entry } of saved.idempotency) tenant.idempotency.set(key, entry);
   for (const group of saved.pageGroups) tenant.pageGroups.set(group.id, group);
   for (const page of saved.pages) storePage(tenant, page);

@@ -12,8 +12,12 @@ import { createRandom, randomBytes, type Seed } from "../lib/random.js";
 import { webhookSecretFromBytes } from "../webhooks/index.js";
 import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
 import type { TenantOption } from "./inputs.js";
+import type { Journal } from "./journal.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
 import type { TenantData } from "./tenant-data.js";
+
+/** The random bytes of a `whsec_` secret. */
+const SECRET_BYTES = 24;
 
 /** Random streams of one seed: each kind of value draws from its own, so they never shift each other. */
 export const STREAMS = { resources: 0, requests: 1, events: 2, secrets: 3 } as const;
@@ -21,18 +25,50 @@ export const STREAMS = { resources: 0, requests: 1, events: 2, secrets: 3 } as c
 /** Receives the webhook events that state changes cause (the mock's dispatcher), with the tenant they belong to. */
 export type EventSink = (kind: WebhookEventKind, data: JsonObject, targets: readonly WebhookSubscriptionRecord[], tenantId: string) => WebhookEvent;
 
-/** Creates an empty store: the state and the services every write needs. */
-export function createStore(config: { readonly clock: Clock; readonly seed: Seed; readonly sink: EventSink }) {
+/**
+ * Creates an empty store: the state and the services every write needs.
+ * @param config - the clock, the seed, where webhook events go and where every write is reported (`journal`)
+ */
+export function createStore(config: { readonly clock: Clock; readonly seed: Seed; readonly sink: EventSink; readonly journal?: Journal }) {
   const ids = createIdFactory(createRandom(config.seed, STREAMS.resources));
   const eventIds = createIdFactory(createRandom(config.seed, STREAMS.events));
   // Each factory reserves only what it makes: `event_` IDs come from the event stream, every other stored ID from the resource stream.
   const registerId: IdRegistry = (id) => (id.startsWith("event_") ? eventIds : ids).reserve(id);
   const secrets = createRandom(config.seed, STREAMS.secrets);
   const nowMs = (): number => readClock(config.clock);
+  const journal: Journal = config.journal ?? (() => {});
+  let secretsIssued = 0;
+  const newSecret = (): string => {
+    secretsIssued += 1;
+    journal({ op: "secrets", issued: secretsIssued });
+    return webhookSecretFromBytes(randomBytes(secrets, SECRET_BYTES));
+  };
   return {
-    tenants: new IdRegisteredMap<TenantData>(registerId),
+    tenants: new IdRegisteredMap<TenantData>(registerId, {
+      put: (_id, tenant) => journal({ op: "tenant", value: tenant.record }),
+      delete: () => {}, // tenants are never removed
+    }),
     /** API key → tenant ID. */
-    apiKeys: new IdRegisteredMap<string>(registerId),
+    apiKeys: new IdRegisteredMap<string>(registerId, {
+      put: (key, tenantId) => journal({ op: "key", key, tenantId }),
+      delete: (key) => journal({ op: "key", key, tenantId: null }),
+    }),
+    /** Where every write is reported (a state file's journal). */
+    journal,
+    /** How many secrets were drawn from the secret stream. */
+    get secretsIssued(): number {
+      return secretsIssued;
+    },
+    /**
+     * Continues a restored state: the ID factories move past every stored ID (so none is made
+     * again, and none need be remembered), the secret stream past the secrets already drawn.
+     * @param latest - the greatest stored resource ID and event ID
+     */
+    resume(latest: { readonly resourceId: string | null; readonly eventId: string | null; readonly secretsIssued: number }): void {
+      if (latest.resourceId !== null) ids.skipPast(latest.resourceId);
+      if (latest.eventId !== null) eventIds.skipPast(latest.eventId);
+      for (; secretsIssued < latest.secretsIssued; secretsIssued++) randomBytes(secrets, SECRET_BYTES);
+    },
     /** Reports the ID of every record stored (tenants, API keys, every record): generated IDs skip them. */
     registerId,
     /** The tenant state helpers use when no `tenantId` is given: the first one created. */
@@ -44,7 +80,7 @@ export function createStore(config: { readonly clock: Clock; readonly seed: Seed
     /** A new `event_` ID, from the event stream, for the current time; never a taken one. */
     newEventId: (): string => eventIds.next("event", nowMs()),
     /** A new `whsec_` secret from the secret stream. */
-    newSecret: (): string => webhookSecretFromBytes(randomBytes(secrets, 24)),
+    newSecret,
     /** Emits a webhook event to the tenant's subscriptions. @returns the event */
     emit: (tenant: TenantData, kind: WebhookEventKind, data: JsonObject): WebhookEvent =>
       config.sink(kind, data, [...tenant.subscriptions.values()], tenant.record.id),

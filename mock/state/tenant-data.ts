@@ -5,7 +5,8 @@
  */
 
 import type { ProspectLog } from "../../src/schemas/index.js";
-import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
+import { IdRegisteredMap, type IdRegistry, JournaledMap } from "./id-registry.js";
+import type { Journal, MapJournal, TenantCollection } from "./journal.js";
 import type {
   PageGroupRecord,
   PageRecord,
@@ -25,33 +26,47 @@ export interface IdempotencyEntry {
   storedAtMs: number;
 }
 
+/** What one collection of a tenant tells the journal: each record as stored, each removal. */
+function journalOf<V extends object>(journal: Journal, tenantId: string, collection: TenantCollection): MapJournal<V> {
+  return {
+    put: (_id, value) => journal({ op: "put", in: collection, tenantId, value }),
+    delete: (id) => journal({ op: "delete", in: collection, tenantId, id }),
+  };
+}
+
 /**
  * An empty tenant.
  * @param registry - where every record collection reports the IDs it stores (the store's ID factories reserve them)
+ * @param journal - where every collection reports its writes
  */
-export function createTenantData(record: TenantRecord, registry: IdRegistry) {
+export function createTenantData(record: TenantRecord, registry: IdRegistry, journal: Journal) {
+  const tenantId = record.id;
+  const records = <V extends object>(collection: TenantCollection) => new IdRegisteredMap<V>(registry, journalOf(journal, tenantId, collection));
   return {
     record,
-    prospects: new IdRegisteredMap<ProspectRecord>(registry),
+    prospects: records<ProspectRecord>("prospects"),
     /** By lower-cased email. */
     prospectsByEmail: new Map<string, ProspectRecord>(),
     /** By exact phone number. */
     prospectsByPhone: new Map<string, ProspectRecord>(),
     /** By normalised LinkedIn profile URL. */
     prospectsByLinkedin: new Map<string, ProspectRecord>(),
-    logs: new IdRegisteredMap<ProspectLogRecord>(registry),
+    logs: records<ProspectLogRecord>("prospectLogs"),
     /** Log IDs of each prospect, oldest first: a lone ID is kept bare, not in a list (see {@link appendCompact}). */
     logsByProspect: new Map<string, string | string[]>(),
     /** By idempotency key; insertion order is (roughly) time order, which expiry relies on. */
-    idempotency: new Map<string, IdempotencyEntry>(),
-    pageGroups: new IdRegisteredMap<PageGroupRecord>(registry),
+    idempotency: new JournaledMap<IdempotencyEntry>({
+      put: (key, entry) => journal({ op: "put", in: "idempotency", tenantId, value: { key, ...entry } }),
+      delete: (key) => journal({ op: "delete", in: "idempotency", tenantId, id: key }),
+    }),
+    pageGroups: records<PageGroupRecord>("pageGroups"),
     /** Page IDs of each page group, oldest first. */
     pagesByGroup: new Map<string, string[]>(),
-    pages: new IdRegisteredMap<PageRecord>(registry),
-    pageVersions: new IdRegisteredMap<PageVersionRecord>(registry),
+    pages: records<PageRecord>("pages"),
+    pageVersions: records<PageVersionRecord>("pageVersions"),
     /** Version IDs of each page, by version number. */
     versionsByPage: new Map<string, string[]>(),
-    subscriptions: new IdRegisteredMap<WebhookSubscriptionRecord>(registry),
+    subscriptions: records<WebhookSubscriptionRecord>("webhookSubscriptions"),
   } as const;
 }
 

@@ -25,7 +25,7 @@ export function createTenant(store: Store, input: unknown): TenantRecord {
       { pointer: "/apiKeys", code: "duplicate", detail: "a key is listed twice or already issued" },
     ]);
   }
-  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId);
+  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId, store.journal);
   store.tenants.set(id, tenant);
   store.defaultTenantId ??= id;
   for (const key of keys) store.apiKeys.set(key, id);
@@ -51,7 +51,8 @@ export function newApiKey(): string {
 export function replaceTenantData(store: Store, tenantId: string, start: TenantData | undefined): void {
   const tenant = store.tenants.get(tenantId);
   if (tenant === undefined) return;
-  const fresh = createTenantData(tenant.record, store.registerId);
+  store.journal({ op: "clear", tenantId });
+  const fresh = createTenantData(tenant.record, store.registerId, store.journal);
   if (start !== undefined) {
     for (const [field, collection] of Object.entries(fresh) as [keyof TenantData, unknown][]) {
       if (!(collection instanceof Map)) continue;

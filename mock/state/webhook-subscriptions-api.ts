@@ -88,7 +88,7 @@ export function webhookSubscriptionsApi(current: () => Store): WebhookSubscripti
     update(id, update, options = {}) {
       const parsed = parseOrThrow(WebhookSubscriptionUpdate, update, "a webhook subscription update");
       const record = subscription(id, options);
-      applySubscriptionUpdate(record, parsed, timestamp(current()));
+      applySubscriptionUpdate(tenantFor(current(), options.tenantId), record, parsed, timestamp(current()));
       return copy(record);
     },
     rotateSecret(id, options = {}) {
@@ -96,6 +96,7 @@ export function webhookSubscriptionsApi(current: () => Store): WebhookSubscripti
       const record = subscription(id, options);
       record.previousSecret = { secret: record.secret, expiresAt: formatTimestamp(store.nowMs() + SECRET_ROTATION_OVERLAP_MS) };
       record.secret = store.newSecret();
+      tenantFor(store, options.tenantId).subscriptions.set(record.id, record); // stored again: the journal hears of the change
       return copy(record);
     },
     signingSecrets(id, options = {}) {

@@ -6,6 +6,7 @@
  */
 import type { WebhookEventKind, WebhookSubscription, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
+import type { TenantData } from "./tenant-data.js";
 
 /** Removes repeated kinds, keeping the first-seen order. */
 export function dedupeEvents(events: readonly WebhookEventKind[]): WebhookEventKind[] {
@@ -20,12 +21,13 @@ function sameEvents(a: readonly string[] | null, b: readonly string[] | null): b
  * Applies a validated update: omitted fields keep their value; `events` is de-duplicated, its
  * order part of its value. `updatedAt` moves to `now` only when a value changed.
  */
-export function applySubscriptionUpdate(record: WebhookSubscriptionRecord, update: WebhookSubscriptionUpdate, now: string): void {
+export function applySubscriptionUpdate(tenant: TenantData, record: WebhookSubscriptionRecord, update: WebhookSubscriptionUpdate, now: string): void {
   const url = update.url ?? record.url;
   const events = update.events === undefined ? record.events : dedupeEvents(update.events);
   const active = update.active ?? record.active;
   if (url === record.url && sameEvents(record.events, events) && active === record.active) return;
   Object.assign(record, { url, events, active, updatedAt: now });
+  tenant.subscriptions.set(record.id, record); // stored again: the journal hears of the change
 }
 
 /** A subscription as the API returns it: the spec's six fields, never the secret. */

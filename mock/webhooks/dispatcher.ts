@@ -2,7 +2,7 @@ import type { JsonObject, WebhookEvent, WebhookEventKind } from "../../src/schem
 import { type AttemptOutcome, attemptAll } from "./attempt.js";
 import { nextAttemptTime, WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_DEACTIVATE_AFTER_MS } from "./schedule.js";
 import { createSlotLine } from "./slots.js";
-import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookDispatcherOptions, WebhookTarget } from "./types.js";
+import type { Delivery, DeliveryAttempt, DeliveryStatus, SavedDelivery, SavedWebhooks, WebhookDispatcherOptions, WebhookTarget } from "./types.js";
 
 /** How many deliveries and events a dispatcher keeps by default. */
 const DEFAULT_MAX_WEBHOOK_RECORDS = 10_000;
@@ -27,6 +27,10 @@ interface Job {
 
 function snapshot({ sequence, secret, claimed, attempts, nextAttemptAt, ...delivery }: DeliveryRecord): Delivery {
   return { ...delivery, attempts: [...attempts], nextAttemptAt: nextAttemptAt?.toISOString() ?? null };
+}
+
+function saved(record: DeliveryRecord): SavedDelivery {
+  return { ...snapshot(record), sequence: record.sequence, secret: record.secret };
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -57,7 +61,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * ```
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
-  const { now, newEventId, onDeactivate, onAttempt, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS } = options;
+  const { now, newEventId, onDeactivate, onAttempt, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS, onChange } = options;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const concurrency = positive(options.concurrency, Infinity, "concurrency");
   const timeScale = positive(options.timeScale, 1, "timeScale");
@@ -100,6 +104,14 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     const queue = pending.get(record.subscriptionId);
     queue?.delete(record);
     if (queue?.size === 0) pending.delete(record.subscriptionId);
+    onChange?.({ kind: "delivery", delivery: saved(record) });
+  }
+
+  /** A subscription starts (`since`) or ends (`null`) a run of failures. */
+  function failing(subscriptionId: string, since: number | null): void {
+    if (since === null) failingSince.delete(subscriptionId);
+    else failingSince.set(subscriptionId, since);
+    onChange?.({ kind: "failing", subscriptionId, since });
   }
 
   /** Keeps the record bounded: forgets the oldest settled deliveries first, then the oldest pending ones. */
@@ -108,8 +120,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       const index = records.findIndex((record) => record.status !== "pending" && !record.claimed);
       const [dropped] = records.splice(index === -1 ? 0 : index, 1);
       if (dropped!.status === "pending") settle(dropped!, "cancelled");
+      onChange?.({ kind: "forget-delivery", sequence: dropped!.sequence });
     }
-    if (events.length > maxRecords) events = events.slice(events.length - maxRecords);
+    if (events.length > maxRecords) {
+      onChange?.({ kind: "forget-events", count: events.length - maxRecords });
+      events = events.slice(events.length - maxRecords);
+    }
   }
 
   /** After a failed scheduled attempt: the next one, or `failed` after the last; 5 days of failures deactivate the subscription. */
@@ -118,10 +134,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     if (next === null) settle(delivery, "failed");
     else delivery.nextAttemptAt = next;
     const { subscriptionId } = delivery;
-    const since = failingSince.get(subscriptionId) ?? at.getTime();
-    failingSince.set(subscriptionId, since);
+    let since = failingSince.get(subscriptionId);
+    if (since === undefined) failing(subscriptionId, (since = at.getTime()));
     if ((at.getTime() - since) * timeScale < WEBHOOK_DEACTIVATE_AFTER_MS) return;
-    failingSince.delete(subscriptionId);
+    failing(subscriptionId, null);
     for (const record of [...(pending.get(subscriptionId) ?? [])]) settle(record, "cancelled");
     onDeactivate?.(subscriptionId);
   }
@@ -134,11 +150,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
     delivery.attempts.push(attempt);
     // A redelivery is outside the schedule: its success settles a pending or failed delivery, its failure changes nothing but the record.
     if (outcome.ok && (!redelivery || delivery.status !== "succeeded")) {
-      failingSince.delete(subscriptionId);
+      if (failingSince.has(subscriptionId)) failing(subscriptionId, null);
       settle(delivery, "succeeded");
     } else if (!outcome.ok && !redelivery && delivery.status === "pending") {
       retry(delivery, attempt.attempt, at); // (not pending: cancelled while in flight, its subscription already off)
     }
+    onChange?.({ kind: "delivery", delivery: saved(delivery) });
     onAttempt?.(attempt, snapshot(delivery));
     return attempt;
   }
@@ -188,6 +205,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       const event: WebhookEvent = { id: newEventId(), type: kind, createdAt: at.toISOString(), data };
       const body = JSON.stringify(event);
       events.push({ tenantId: tenantId ?? null, event });
+      onChange?.({ kind: "event", tenantId: tenantId ?? null, event });
       const seen = new Set<string>();
       for (const target of targets) {
         if (!target.active || (target.events !== null && !target.events.includes(kind)) || seen.has(target.id)) continue;
@@ -208,6 +226,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
         };
         records.push(delivery);
         pending.set(target.id, (pending.get(target.id) ?? new Set()).add(delivery));
+        onChange?.({ kind: "delivery", delivery: saved(delivery) });
       }
       trim();
       return event;
@@ -249,6 +268,34 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
       for (const record of records) if (record.tenantId === tenantId && record.status === "pending") settle(record, "cancelled");
       records = records.filter((record) => record.tenantId !== tenantId);
       events = events.filter((entry) => entry.tenantId !== tenantId);
+      onChange?.({ kind: "forget-tenant", tenantId });
+    },
+
+    /** Every event, delivery (attempts and schedule included) and run of failures, as a state file keeps them. */
+    save(): SavedWebhooks {
+      return { events: [...events], deliveries: records.map(saved), failingSince: [...failingSince] };
+    },
+
+    /**
+     * Replaces every event, delivery and run of failures with saved ones (after a restart): the
+     * pending deliveries are due at their saved time, so `runDue` resumes the schedule.
+     */
+    restore(state: SavedWebhooks): void {
+      this.reset();
+      events = [...state.events];
+      records = [...state.deliveries]
+        .sort((a, b) => a.sequence - b.sequence)
+        .map((delivery) => ({
+          ...delivery,
+          attempts: [...delivery.attempts],
+          nextAttemptAt: delivery.nextAttemptAt === null ? null : new Date(delivery.nextAttemptAt),
+          claimed: false,
+        }));
+      for (const record of records) {
+        if (record.status === "pending") pending.set(record.subscriptionId, (pending.get(record.subscriptionId) ?? new Set()).add(record));
+      }
+      failingSince = new Map(state.failingSince);
+      sequence = records.length === 0 ? 0 : records[records.length - 1]!.sequence + 1;
     },
 
     /** Forgets every delivery and failure record; attempts in flight are aborted, unrecorded, and keep their slots until they end. */

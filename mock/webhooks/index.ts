@@ -4,6 +4,7 @@
  * @module
  */
 export { createWebhookDispatcher } from "./dispatcher.js";
+export { applyWebhookChange, SavedWebhooksSchema } from "./saved.js";
 export {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_DEACTIVATE_AFTER_MS,
@@ -16,6 +17,9 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  SavedDelivery,
+  SavedWebhooks,
+  WebhookChange,
   WebhookDispatcherOptions,
   WebhookFetch,
   WebhookOptions,

@@ -1,4 +1,4 @@
-import type { WebhookEventKind } from "../../src/schemas/index.js";
+import type { WebhookEvent as WebhookEventBody, WebhookEventKind } from "../../src/schemas/index.js";
 
 /** A subscription as the dispatcher needs it: where to send, how to sign, what it wants. */
 export interface WebhookTarget {
@@ -54,6 +54,8 @@ export interface WebhookDispatcherOptions extends WebhookOptions {
   onDeactivate?: (subscriptionId: string) => void;
   /** The secrets that sign a subscription's attempt now (rotation: two). Default: the target's secret when it was emitted. */
   secretsOf?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => readonly string[] | undefined;
+  /** Hears every change of the events, deliveries and runs of failures, as it happens (a state file's journal). */
+  onChange?: (change: WebhookChange) => void;
 }
 
 /**
@@ -108,3 +110,25 @@ export interface Delivery {
   /** When the next attempt is due (ISO 8601), or `null` when none will be made. */
   readonly nextAttemptAt: string | null;
 }
+
+/** A saved delivery. */
+export type SavedDelivery = Delivery & { readonly sequence: number; readonly secret: string };
+/** The dispatcher's state as saved (see `SavedWebhooksSchema`). */
+export interface SavedWebhooks {
+  readonly events: readonly { readonly tenantId: string | null; readonly event: WebhookEventBody }[];
+  readonly deliveries: readonly SavedDelivery[];
+  readonly failingSince: readonly (readonly [string, number])[];
+}
+
+/**
+ * One change of the dispatcher's state: an event emitted, a delivery made or changed (the whole
+ * delivery after the change), a delivery or the oldest events forgotten (the bound on records),
+ * or a subscription starting (`since`) or ending (`null`) a run of failures.
+ */
+export type WebhookChange =
+  | { readonly kind: "event"; readonly tenantId: string | null; readonly event: WebhookEventBody }
+  | { readonly kind: "delivery"; readonly delivery: SavedDelivery }
+  | { readonly kind: "forget-delivery"; readonly sequence: number }
+  | { readonly kind: "forget-events"; readonly count: number }
+  | { readonly kind: "failing"; readonly subscriptionId: string; readonly since: number | null }
+  | { readonly kind: "forget-tenant"; readonly tenantId: string };

@@ -16,7 +16,7 @@ const KEYS = 1000;
 const SAMPLE_MS = 5000;
 
 /** The resident set size of a process, in bytes (Linux). */
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   if (kb === undefined) throw new TypeError(`no VmRSS for process ${pid}`);

@@ -85,7 +85,7 @@ const MOCK_CORE = [
 /** prospectkit/mock: everything of prospectkit/mock/core, and what needs msw. */
 const MOCK = [...MOCK_CORE, "createMswHandlers", "unhandledRequests"];
 
-const SERVER = ["startMockServer"];
+const SERVER = ["StateFileError", "startMockServer"];
 
 describe("the packed package's public surface", () => {
   let dir: string;

@@ -25,6 +25,7 @@ const OPTIONS = {
   "api-key": { type: "string", multiple: true },
   seed: { type: "string" },
   data: { type: "string" },
+  state: { type: "string" },
   // Declared on its own: parseArgs' allowNegative needs Node 22.4, and the CLI runs on Node 20.
   "no-demo": { type: "boolean" },
   latency: { type: "string" },
@@ -54,6 +55,8 @@ Options:
       --api-key KEY    accept this API key (repeatable; default the development key ${DEFAULT_API_KEY})
       --seed SEED      seed for generated IDs (a number or a string; default 0)
       --data FILE      load fixtures from a JSON file (validated at start)
+      --state FILE     keep the whole state in FILE across restarts (created on first start,
+                       seeded then by the demo and --data; one server per file)
       --no-demo        start without the demo page and subscription
       --latency MS     answer every API request MS milliseconds late
       --no-webhooks    record webhook events without sending them
@@ -163,6 +166,7 @@ export function parseCli(argv: readonly string[]) {
   const keys = values["api-key"] ?? [];
   if (values.host === "") throw new UsageError("--host must not be empty");
   if (values.data === "") throw new UsageError("--data must name a file");
+  if (values.state === "") throw new UsageError("--state must name a file");
   const proxyTo = values["proxy-to"];
   if (proxyTo !== undefined && !(/^https?:\/\/[^/?#\s]+/i.test(proxyTo) && URL.canParse(proxyTo)))
     throw new UsageError(`--proxy-to must be an http(s) URL, not ${JSON.stringify(proxyTo)}`);
@@ -177,6 +181,7 @@ export function parseCli(argv: readonly string[]) {
     developmentKey: keys.length === 0,
     seed: seed(values.seed),
     dataFile: values.data,
+    stateFile: values.state,
     demo: values["no-demo"] !== true,
     latencyMs: numeric("latency", values.latency, 0),
     // Whether the server sends due deliveries (`--no-webhooks`: record only).

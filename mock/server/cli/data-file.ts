@@ -4,19 +4,9 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import type { FieldError } from "../../../src/schemas/index.js";
 import { type FixtureDocument, parseFixtureDocument } from "../../control/fixtures.js";
 import { UsageError } from "./args.js";
-
-/** One line naming the first failing field, and how many more there are. */
-export function describeFieldErrors(errors: readonly FieldError[]): string {
-  const [first] = errors;
-  if (first === undefined) return "invalid";
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
-  const field = first.pointer === "" ? "the document" : first.pointer;
-  const detail = first.detail.startsWith(first.pointer.slice(1)) ? first.detail.slice(first.pointer.length) : first.detail;
-  return `${field}: ${detail.trim()}${more}`;
-}
+import { describeFieldErrors } from "./field-errors.js";
 
 /**
  * Reads and validates a fixture file.
