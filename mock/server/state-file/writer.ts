@@ -7,7 +7,8 @@
  * `rename` only once it is complete and synced: at start (unless the file holds just the state
  * already: a clean stop compacted it), at shutdown, and when the journal has
  * grown past twice the state (so its cost, spread over the writes that grew it, stays constant).
- * Both files are created with permissions 0600: the state holds API keys and signing secrets.
+ * Compaction writes the state in 64 KiB chunks, so it never holds the whole text (or its bytes) at
+ * once. Both files are created with permissions 0600: the state holds API keys and signing secrets.
  * @module
  */
 import { chmodSync, closeSync, fdatasync, fstatSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
@@ -23,9 +24,65 @@ export const SYNC_EVERY_MS = 1_000;
 const COMPACT_FACTOR = 2;
 const COMPACT_SLACK_BYTES = 4 * 1024 * 1024;
 
-/** Writes all of `bytes` at the file's end. */
-function writeAll(fd: number, bytes: Uint8Array): void {
+/** Writes all of `text` at the file's end. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+}
+
+/** How much JSON text a compaction gathers before it writes it out. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The JSON text of `value`, exactly as `JSON.stringify(value)` writes it, in pieces: arrays and
+ * objects are opened and walked down to `depth` levels, below which each value is one piece. A
+ * state of any size is so written without ever holding all of its text (or its bytes) at once.
+ */
+function* jsonPieces(value: unknown, depth: number): Generator<string> {
+  if (depth === 0 || value === null || typeof value !== "object" || typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    yield JSON.stringify(value) ?? "null";
+    return;
+  }
+  if (Array.isArray(value)) {
+    yield "[";
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) yield ",";
+      const item: unknown = value[index];
+      if (item === undefined || typeof item === "function" || typeof item === "symbol") yield "null";
+      else yield* jsonPieces(item, depth - 1);
+    }
+    yield "]";
+    return;
+  }
+  yield "{";
+  let first = true;
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+    yield `${first ? "" : ","}${JSON.stringify(key)}:`;
+    first = false;
+    yield* jsonPieces(item, depth - 1);
+  }
+  yield "}";
+}
+
+/** Writes `value` as one line of JSON, in chunks; returns how many bytes were written. */
+function writeJsonLine(fd: number, value: unknown): number {
+  let chunk = "";
+  let written = 0;
+  const out = (text: string) => {
+    writeAll(fd, text);
+    written += Buffer.byteLength(text);
+  };
+  // Depth 4 reaches each record: the state, its tenants (or webhooks), a tenant, a collection's list.
+  for (const piece of jsonPieces(value, 4)) {
+    chunk += piece;
+    if (chunk.length >= CHUNK_CHARS) {
+      out(chunk);
+      chunk = "";
+    }
+  }
+  out(`${chunk}\n`);
+  return written;
 }
 
 /** Syncs a directory, so a rename in it is on the disk (not possible on every platform: then skipped). */
@@ -74,11 +131,12 @@ export function openStateWriter(path: string, save: () => SavedState, onError: (
   function compact(): void {
     flush();
     const temporary = `${path}.tmp`;
-    const bytes = Buffer.from(`${FORMAT_LINE}\n${JSON.stringify(save())}\n`);
     rmSync(temporary, { force: true }); // a leftover of a crash in the middle of a compaction
     const out = openSync(temporary, "wx", 0o600);
+    let size: number;
     try {
-      writeAll(out, bytes);
+      writeAll(out, `${FORMAT_LINE}\n`);
+      size = Buffer.byteLength(`${FORMAT_LINE}\n`) + writeJsonLine(out, save());
       fsyncSync(out);
     } finally {
       closeSync(out);
@@ -88,24 +146,24 @@ export function openStateWriter(path: string, save: () => SavedState, onError: (
     syncDirectory(path);
     if (fd !== null) closeSync(fd);
     fd = openSync(path, "a", 0o600);
-    stateBytes = bytes.length;
+    stateBytes = size;
     journalBytes = 0;
   }
 
   function flush(): void {
     scheduled = false;
     if (queued.length === 0 || fd === null) return;
-    const bytes = Buffer.from(`${queued.join("\n")}\n`);
+    const text = `${queued.join("\n")}\n`;
     queued = [];
     try {
-      writeAll(fd, bytes);
+      writeAll(fd, text);
     } catch (error) {
       if (!failed) onError(error as Error);
       failed = true;
       return;
     }
     unsynced = true;
-    journalBytes += bytes.length;
+    journalBytes += text.length;
     if (journalBytes > COMPACT_FACTOR * stateBytes + COMPACT_SLACK_BYTES) compact();
   }
 
