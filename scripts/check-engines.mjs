@@ -1,6 +1,8 @@
 /**
- * The engine check that fits this project, run by `prepare` after every install on the project's
- * own Node (npm puts node_modules/.bin, where the `node` devDependency lives, first on PATH).
+ * The engine check that fits this project (`npm run check-engines`, and in `npm test` through
+ * test/architecture/engines.test.ts), on the project's own Node (npm puts node_modules/.bin, where
+ * the `node` devDependency lives, first on PATH). Not an install script: npm 11 warns on every
+ * install of a package that has one.
  *
  * npm checks every package's `engines.node` against the Node that runs npm itself: on a machine
  * with Node 20 that is ~25 false alarms (~125 lines) for the toolchain, which never runs on Node

@@ -1,9 +1,9 @@
 /**
  * Packs the package users install: the files `npm pack` would ship (the same list, from npm's own
  * `npm pack --dry-run --json`), with a package.json that carries no `scripts`. The repository's
- * scripts are for its developers (`prepare` runs scripts/check-engines.mjs after their `npm ci`,
- * `start` and `bench` run files the package does not ship): in a published package.json, npm 11
- * warns on every install of the tarball about the lifecycle script it will not run.
+ * scripts are for its developers (`start`, `bench` and `check-engines` run files the package does
+ * not ship); the repository has no install lifecycle script, on which npm 11 would warn at every
+ * install.
  *
  *   npm run tarball                # writes prospectkit-<version>.tgz here and prints its path
  *   npm run tarball -- <directory> # writes it into <directory>

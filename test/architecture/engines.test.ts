@@ -1,6 +1,6 @@
 /**
- * Every installed package fits the Node that runs it (scripts/check-engines.mjs, also run by
- * `prepare` on install): the toolchain on the project's Node, prospectkit's own dependencies on
+ * Every installed package fits the Node that runs it (scripts/check-engines.mjs, also
+ * `npm run check-engines`): the toolchain on the project's Node, prospectkit's own dependencies on
  * the lowest Node prospectkit supports. npm's own check compares with the Node that runs npm.
  */
 import { execFileSync } from "node:child_process";
