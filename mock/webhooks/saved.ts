@@ -74,7 +74,11 @@ export function applyWebhookChange(
       else saved.failingSince.set(change.subscriptionId, change.since);
       break;
     case "forget-tenant":
-      saved.events.splice(0, saved.events.length, ...saved.events.filter((entry) => entry.tenantId !== change.tenantId));
+      {
+        let kept = 0; // in place: a spread of every event as arguments would overflow the stack for a large record
+        for (const entry of saved.events) if (entry.tenantId !== change.tenantId) saved.events[kept++] = entry;
+        saved.events.length = kept;
+      }
       for (const [sequence, delivery] of saved.deliveries) {
         if ((delivery as { tenantId?: unknown }).tenantId === change.tenantId) saved.deliveries.delete(sequence);
       }
