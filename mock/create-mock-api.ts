@@ -57,10 +57,18 @@ export interface MockCore {
   restoreState(snapshot: string): void;
   /** The whole state, API keys and webhook deliveries included, as live records: serialize it before the next write. */
   saveState(): SavedState;
-  /** Replaces the whole state (keys and webhook deliveries included) with a validated saved one; the journal hears nothing of it. */
+  /**
+   * Replaces the whole state (keys and webhook deliveries included) with a validated saved one;
+   * the journal hears nothing of it. The state it replaces is let go whole: a request still
+   * holding a part of it changes nothing that is kept (see {@link MockCore.setJournal}).
+   */
   loadState(state: SavedState): void;
-  /** Sets where every change of the state is reported from now on, across resets (`null`: nowhere). */
-  setJournal(journal: Journal | null): void;
+  /**
+   * Sets where every change of the state is reported from now on, across resets (`null`: nowhere).
+   * @param onDiscarded - told of each change made to a state that was replaced meanwhile (a
+   *   request in flight across a reset or a load): it is kept nowhere
+   */
+  setJournal(journal: Journal | null, onDiscarded?: () => void): void;
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
@@ -108,6 +116,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   let store: Store;
   /** Where every change goes (a state file's journal); none in process. */
   let journal: Journal | null = null;
+  /** Told of a change made to a store that was replaced meanwhile. */
+  let discarded: (() => void) | undefined;
+  /** How many stores were made: only the last one's changes and events count. */
+  let generation = 0;
 
   const dispatcher = createWebhookDispatcher({
     now: () => new Date(store.nowMs()),
@@ -132,18 +144,30 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
   });
 
-  function initialise(): void {
-    requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
-    store = createStore({
+  /**
+   * A new, empty store, the current one from now on. The one it replaces (a reset, a loaded state)
+   * is let go whole: a request still holding a part of it changes nothing that is kept: its
+   * changes reach no journal and its events no subscriber.
+   */
+  function newStore(): Store {
+    const mine = ++generation;
+    const made: Store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
-      journal: (change) => journal?.(change),
+      journal: (change) => (mine === generation ? journal?.(change) : discarded?.()),
       sink: (kind, data, targets, tenantId) => {
+        if (mine !== generation) return quietSink(() => made)(kind, data, targets, tenantId);
         const event = dispatcher.emit(kind, data, targets, tenantId);
         changes.announce(tenantId, { kind: "event", type: kind });
         return event;
       },
     });
+    return made;
+  }
+
+  function initialise(): void {
+    requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
+    store = newStore();
     startTenantIds = seedStart(store, state);
     startTenants = new Set(store.tenants.keys());
   }
@@ -151,6 +175,12 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   let startTenantIds: readonly string[];
   /** The tenants of the start state: only their reset needs the start state built again. */
   let startTenants: ReadonlySet<string>;
+  /** The configured keys by the tenant they were configured for (`undefined`: the default tenant), in order. */
+  const keyGroups = (() => {
+    const byTenant = new Map<string | undefined, string[]>();
+    for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
+    return [...byTenant];
+  })();
   initialise();
 
   /**
@@ -159,9 +189,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
    * @returns the configured tenants' IDs, in order
    */
   function seedStart(into: Store, over: MockState, ids: readonly string[] = []): string[] {
-    const byTenant = new Map<string | undefined, string[]>();
-    for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
-    const made = [...byTenant].map(([configured, apiKeys], index) => {
+    const made = keyGroups.map(([configured, apiKeys], index) => {
       const id = configured ?? ids[index];
       return createTenant(into, id === undefined ? { apiKeys } : { id, apiKeys }).id;
     });
@@ -170,24 +198,40 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   }
 
   /**
+   * The configured tenants' IDs in the current state: a tenant configured by ID keeps it; the
+   * others are the tenants that hold their keys (after a state was loaded from a file, those of
+   * the start that created it), else the IDs they got at this start.
+   */
+  function startTenantIdsNow(): string[] {
+    return keyGroups.map(([configured, keys], index) => {
+      if (configured !== undefined) return configured;
+      const held = keys.map((key) => store.apiKeys.get(key)).find((tenantId) => tenantId !== undefined);
+      return held ?? startTenantIds[index]!;
+    });
+  }
+
+  /**
    * One tenant back to its start: its data as a start state built apart gives it (empty for a
    * tenant made later), its faults, logged requests, events and deliveries forgotten; its keys kept.
+   * The same whatever the start: a state loaded from a file gets its fixtures back as the first start did.
    */
   function resetTenant(tenantId: string): void {
-    replaceTenantData(store, tenantId, startTenants.has(tenantId) ? startDataOf(tenantId) : undefined);
+    const ids = startTenantIdsNow();
+    const start = ids.includes(tenantId) || startTenants.has(tenantId) ? startDataOf(tenantId, ids) : undefined;
+    replaceTenantData(store, tenantId, start);
     faults.clearTenant(tenantId);
     requestLog.forgetTenant(tenantId);
     dispatcher.forgetTenant(tenantId);
     changes.announce(tenantId, { kind: "reset" });
   }
 
-  /** A tenant's data in the start state, built apart (its events made, never delivered). */
-  function startDataOf(tenantId: string): TenantData | undefined {
+  /** A tenant's data in the start state, built apart (its events made, never delivered), its configured tenants given `ids`. */
+  function startDataOf(tenantId: string, ids: readonly string[]): TenantData | undefined {
     const start = createStore({ clock: resolved.clock, seed: resolved.seed, sink: quietSink(() => start) });
     seedStart(
       start,
       createMockState(() => start),
-      startTenantIds,
+      ids,
     );
     return start.tenants.get(tenantId);
   }
@@ -283,6 +327,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       const listening = journal;
       journal = null;
       try {
+        store = newStore();
         loadStore(store, saved);
         dispatcher.restore(saved.webhooks);
       } finally {
@@ -290,8 +335,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       }
       changes.announce(null, { kind: "reset" });
     },
-    setJournal(next) {
+    setJournal(next, onDiscarded) {
       journal = next;
+      discarded = onDiscarded;
     },
   });
   return api;

@@ -39,10 +39,11 @@ export function createDeliveryLoop(options: ServerWebhookOptions = {}) {
   let timer: ReturnType<typeof setInterval> | undefined;
   return {
     mockOptions: { elapsedMs: () => performance.now(), ...rest, fetch: rest.fetch ?? sendOverHttp, concurrency, signal: closing.signal },
-    start(webhooks: MockApi["webhooks"]): void {
+    /** Starts delivering; `ready` (default: always) says whether deliveries may run now. */
+    start(webhooks: MockApi["webhooks"], ready: () => boolean = () => true): void {
       if (!deliver) return;
       timer = setInterval(() => {
-        if (webhooks.inFlight() < concurrency) void webhooks.runDue();
+        if (webhooks.inFlight() < concurrency && ready()) void webhooks.runDue();
       }, DELIVERY_TICK_MS);
       timer.unref();
     },

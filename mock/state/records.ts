@@ -4,7 +4,18 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, HttpUrl, JsonObjectSchema, OpaqueId, ProspectId, ProspectLogId, WebhookEventKind } from "../../src/schemas/index.js";
+import {
+  DateTime,
+  HttpUrl,
+  JsonObjectSchema,
+  OpaqueId,
+  ProspectId,
+  ProspectLog,
+  ProspectLogCreate,
+  ProspectLogId,
+  WebhookEventKind,
+} from "../../src/schemas/index.js";
+import { WebhookSecretSchema } from "../webhooks/index.js";
 
 /** A tenant: the owner of all data that its API keys can reach. */
 export interface TenantRecord {
@@ -16,7 +27,10 @@ export interface TenantRecord {
 export const nullableString = z.nullable(z.string());
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
-const WebhookSecret = z.string().check(z.regex(/^whsec_/));
+const WebhookSecret = WebhookSecretSchema;
+
+/** The create request's own rules for what a record keeps of it (one source: a stored record is what the API accepted). */
+const { source, type, email, phoneNumber, linkedinProfileUrl, name, idempotencyKey } = ProspectLogCreate.shape;
 
 /** A page group. */
 export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
@@ -65,10 +79,10 @@ export const ProspectRecordSchema = z.object({
   id: ProspectId,
   tenantId: OpaqueId,
   createdAt: DateTime,
-  email: nullableString,
-  phoneNumber: nullableString,
-  linkedinProfileUrl: nullableString,
-  name: nullableString,
+  email: z.nullable(email.def.innerType),
+  phoneNumber: z.nullable(phoneNumber.def.innerType),
+  linkedinProfileUrl: z.nullable(linkedinProfileUrl.def.innerType),
+  name: z.nullable(name.def.innerType),
 });
 
 /** A stored prospect log entry, payload included. */
@@ -76,12 +90,20 @@ export const ProspectLogRecordSchema = z.object({
   id: ProspectLogId,
   tenantId: OpaqueId,
   prospectId: ProspectId,
-  source: z.string(),
-  type: z.string(),
+  source,
+  type: type.def.innerType,
   payload: JsonObjectSchema,
   createdAt: DateTime,
   createdProspect: z.boolean(),
-  idempotencyKey: nullableString,
+  idempotencyKey: z.nullable(idempotencyKey.def.innerType),
+});
+
+/** What an idempotency key remembers, as saved: the key, the body's fingerprint, the answer (`null` while its request is in flight) and when it was stored. */
+export const IdempotencyRecordSchema = z.object({
+  key: idempotencyKey.def.innerType,
+  fingerprint: z.string(),
+  result: z.nullable(ProspectLog),
+  storedAtMs: z.number(),
 });
 
 /** A prospect and the identifiers it holds (each identifier belongs to at most one prospect of a tenant; the email as first received, matched case-insensitively; the phone number in E.164, matched exactly). */

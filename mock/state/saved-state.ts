@@ -1,16 +1,17 @@
 /**
  * The whole state as a state file keeps it (`--state`): a snapshot's tenants (`snapshot.ts`) plus
  * what a restart needs and a snapshot leaves out: the API keys themselves, how many secrets were
- * drawn, and the webhook events and deliveries. And the way back: a journal of changes replayed
- * onto a saved state, the result validated whole (records, references) before it replaces a
- * store's contents. Nothing is loaded unless all of it is valid.
+ * drawn, and the webhook events and deliveries. And the way back: records (`state-records.ts`)
+ * replayed in order, from nothing or onto a saved state, the result's references checked before it
+ * replaces a store's contents. Nothing is loaded unless all of it is valid.
  * @module
  */
 import * as z from "zod/mini";
 import { OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
 import { MockStateError } from "../lib/errors.js";
-import { applyWebhookChange, type SavedWebhooks, SavedWebhooksSchema, type WebhookChange } from "../webhooks/index.js";
-import type { TenantCollection } from "./journal.js";
+import { applyWebhookChange, type SavedWebhooks, SavedWebhooksSchema } from "../webhooks/index.js";
+import { ApiKey } from "./inputs.js";
+import { type StateChange, TENANT_COLLECTIONS, type TenantCollection } from "./journal.js";
 import type { TenantRecord } from "./records.js";
 import { rebuild, snapshotTenants, type TenantSnapshot, TenantSnapshotSchema } from "./snapshot.js";
 import type { Store } from "./store.js";
@@ -19,7 +20,7 @@ import type { Store } from "./store.js";
 export const SavedStateSchema = z.object({
   defaultTenantId: z.nullable(OpaqueId),
   secretsIssued: z.int().check(z.gte(0)),
-  apiKeys: z.array(z.tuple([z.string(), OpaqueId])),
+  apiKeys: z.array(z.tuple([ApiKey, OpaqueId])),
   tenants: z.array(TenantSnapshotSchema),
   webhooks: SavedWebhooksSchema,
 });
@@ -34,39 +35,7 @@ export interface SavedState {
   readonly webhooks: SavedWebhooks;
 }
 
-/** The collections of a tenant, in the order a snapshot lists them (and a rebuild stores them). */
-const COLLECTIONS: readonly TenantCollection[] = [
-  "prospects",
-  "prospectLogs",
-  "idempotency",
-  "pageGroups",
-  "pages",
-  "pageVersions",
-  "webhookSubscriptions",
-];
-
-const Collection = z.enum(COLLECTIONS as [TenantCollection, ...TenantCollection[]]);
-
-const WebhookChangeSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("event"), tenantId: z.nullable(z.string()), event: z.looseObject({}) }),
-  z.object({ kind: z.literal("delivery"), delivery: z.looseObject({ sequence: z.int() }) }),
-  z.object({ kind: z.literal("forget-delivery"), sequence: z.int() }),
-  z.object({ kind: z.literal("forget-events"), count: z.int().check(z.gte(0)) }),
-  z.object({ kind: z.literal("failing"), subscriptionId: z.string(), since: z.nullable(z.number()) }),
-  z.object({ kind: z.literal("forget-tenant"), tenantId: z.string() }),
-]);
-
-/** What one journal entry must look like (its records are checked with the whole state after the replay). */
-export const StateChangeSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("put"), in: Collection, tenantId: z.string(), value: z.looseObject({}) }),
-  z.object({ op: z.literal("delete"), in: Collection, tenantId: z.string(), id: z.string() }),
-  z.object({ op: z.literal("tenant"), value: z.object({ id: z.string(), createdAt: z.string() }) }),
-  z.object({ op: z.literal("key"), key: z.string(), tenantId: z.nullable(z.string()) }),
-  z.object({ op: z.literal("secrets"), issued: z.int().check(z.gte(0)) }),
-  z.object({ op: z.literal("webhooks"), change: WebhookChangeSchema }),
-  z.object({ op: z.literal("clear"), tenantId: z.string() }),
-  z.object({ op: z.literal("reset") }),
-]);
+const COLLECTIONS = TENANT_COLLECTIONS;
 
 /**
  * The whole state of a store and its webhook deliveries, as live records (serialize it at once).
@@ -101,10 +70,13 @@ function emptyTenant(tenant: TenantRecord) {
 /** The key a record is stored under in its collection. */
 const keyOf = (collection: TenantCollection, value: Record<string, unknown>): unknown => (collection === "idempotency" ? value["key"] : value["id"]);
 
-/** Starts a replay from a saved state (the records are shared, not copied). */
-export function startReplay(saved: SavedState): Replay {
+/**
+ * Starts a replay from a saved state (the records are shared, not copied), or from nothing.
+ * @param saved - a state {@link parseSavedState} accepted; none: an empty state
+ */
+export function startReplay(saved?: SavedState): Replay {
   const tenants: Replay["tenants"] = new Map();
-  for (const part of saved.tenants) {
+  for (const part of saved?.tenants ?? []) {
     const tenant = emptyTenant(part.tenant);
     for (const name of COLLECTIONS) {
       const list = part[name] as readonly Record<string, unknown>[];
@@ -112,38 +84,41 @@ export function startReplay(saved: SavedState): Replay {
     }
     tenants.set(part.tenant.id, tenant);
   }
+  const webhooks = saved?.webhooks ?? { events: [], deliveries: [], failingSince: [] };
   return {
-    defaultTenantId: saved.defaultTenantId,
-    secretsIssued: saved.secretsIssued,
-    apiKeys: new Map(saved.apiKeys),
+    defaultTenantId: saved?.defaultTenantId ?? null,
+    secretsIssued: saved?.secretsIssued ?? 0,
+    apiKeys: new Map(saved?.apiKeys),
     tenants,
     webhooks: {
-      events: [...saved.webhooks.events],
-      deliveries: new Map(saved.webhooks.deliveries.map((delivery) => [delivery.sequence, delivery])),
-      failingSince: new Map(saved.webhooks.failingSince),
+      events: [...webhooks.events],
+      deliveries: new Map(webhooks.deliveries.map((delivery) => [delivery.sequence, delivery])),
+      failingSince: new Map(webhooks.failingSince),
     },
   };
 }
 
+/** The refusal of a change to a tenant the state does not hold (named by its pointer, never its value). */
+const noSuchTenant = () =>
+  new MockStateError("a change to a tenant that does not exist", [
+    { pointer: "/tenantId", code: "unknown_reference", detail: "names no tenant of the state" },
+  ]);
+
 /**
- * Applies one journal entry to a replay, in the order the changes happened (so every collection
- * keeps the order the live one had).
- * @param change - an entry that {@link StateChangeSchema} accepted
- * @throws {MockStateError} for a change to a tenant the replay does not have, or a record without its ID
+ * Applies one record to a replay, in the order the changes happened (so every collection keeps
+ * the order the live one had).
+ * @param change - a record `parseStateRecord` accepted
+ * @throws {MockStateError} for a change to a tenant the replay does not have
  */
-export function applyChange(replay: Replay, change: z.output<typeof StateChangeSchema>): void {
+export function applyChange(replay: Replay, change: StateChange): void {
   switch (change.op) {
     case "put":
     case "delete": {
       const tenant = replay.tenants.get(change.tenantId);
-      if (tenant === undefined) throw new MockStateError(`a change to tenant ${JSON.stringify(change.tenantId)}, which does not exist`);
+      if (tenant === undefined) throw noSuchTenant();
       const records = tenant.records[change.in];
       if (change.op === "delete") records.delete(change.id);
-      else {
-        const key = keyOf(change.in, change.value);
-        if (typeof key !== "string") throw new MockStateError(`a record of ${change.in} without its ${change.in === "idempotency" ? "key" : "id"}`);
-        records.set(key, change.value);
-      }
+      else records.set(keyOf(change.in, change.value as Record<string, unknown>) as string, change.value);
       break;
     }
     case "tenant":
@@ -158,11 +133,11 @@ export function applyChange(replay: Replay, change: z.output<typeof StateChangeS
       replay.secretsIssued = Math.max(replay.secretsIssued, change.issued);
       break;
     case "webhooks":
-      applyWebhookChange(replay.webhooks, change.change as WebhookChange);
+      applyWebhookChange(replay.webhooks, change.change);
       break;
     case "clear": {
       const tenant = replay.tenants.get(change.tenantId);
-      if (tenant === undefined) throw new MockStateError(`a change to tenant ${JSON.stringify(change.tenantId)}, which does not exist`);
+      if (tenant === undefined) throw noSuchTenant();
       for (const name of COLLECTIONS) tenant.records[name].clear();
       break;
     }
@@ -177,63 +152,75 @@ export function applyChange(replay: Replay, change: z.output<typeof StateChangeS
   }
 }
 
-/** The saved state a replay ends with (not yet validated: see {@link parseSavedState}). */
-export function endReplay(replay: Replay): unknown {
+/**
+ * The saved state a replay ends with; its records are those the replay was given (each already
+ * validated), its references not yet checked (see {@link danglingReference}). An idempotency key
+ * whose request was still in flight when it was written has no answer to replay: it is dropped,
+ * whatever form it came in, so a retry after a restart is free to run.
+ */
+export function endReplay(replay: Replay): SavedState {
   const keyCounts = new Map<string, number>();
   for (const tenantId of replay.apiKeys.values()) keyCounts.set(tenantId, (keyCounts.get(tenantId) ?? 0) + 1);
+  const tenants = [...replay.tenants.values()].map(({ tenant, records }) => {
+    const part = Object.fromEntries(COLLECTIONS.map((name) => [name, [...records[name].values()]])) as Record<TenantCollection, object[]>;
+    part.idempotency = part.idempotency.filter((entry) => (entry as { result: unknown }).result !== null);
+    return { tenant, apiKeyCount: keyCounts.get(tenant.id) ?? 0, ...part } as unknown as TenantSnapshot;
+  });
   return {
     defaultTenantId: replay.defaultTenantId,
     secretsIssued: replay.secretsIssued,
     apiKeys: [...replay.apiKeys],
-    tenants: [...replay.tenants.values()].map(({ tenant, records }) => ({
-      tenant,
-      apiKeyCount: keyCounts.get(tenant.id) ?? 0,
-      ...Object.fromEntries(COLLECTIONS.map((name) => [name, [...records[name].values()]])),
-      // An entry still in flight when the state was written has no answer to replay: forgotten, as after a reset.
-      idempotency: [...records.idempotency.values()].filter((entry) => (entry as { result: unknown }).result !== null),
-    })),
+    tenants,
     webhooks: {
       events: replay.webhooks.events,
-      deliveries: [...replay.webhooks.deliveries.values()].sort(
-        (a, b) => (a as { sequence: number }).sequence - (b as { sequence: number }).sequence,
-      ),
+      deliveries: ([...replay.webhooks.deliveries.values()] as SavedWebhooks["deliveries"][number][]).sort((a, b) => a.sequence - b.sequence),
       failingSince: [...replay.webhooks.failingSince],
     },
   };
 }
 
-/** The first reference of a saved state that points nowhere, as a field error, or undefined. */
-function danglingReference(state: SavedState): { pointer: string; code: string; detail: string } | undefined {
+/** A reference of a saved state that points nowhere: where it is, and the record that holds it. */
+export interface DanglingReference {
+  /** A JSON Pointer into the saved state, e.g. `/tenants/0/pages/1/pageGroupId`. */
+  readonly pointer: string;
+  readonly detail: string;
+  /** The record holding it (absent for the state's own fields): its tenant, collection, ID and the field. */
+  readonly record?: { readonly tenantId: string; readonly collection: TenantCollection; readonly id: string; readonly field: string };
+}
+
+/** The first reference of a saved state that points nowhere, or undefined. */
+export function danglingReference(state: SavedState): DanglingReference | undefined {
   const tenantIds = new Set(state.tenants.map(({ tenant }) => tenant.id));
-  const missing = (pointer: string, detail: string) => ({ pointer, code: "unknown_reference", detail });
-  if (state.defaultTenantId !== (state.tenants[0]?.tenant.id ?? null)) return missing("/defaultTenantId", "is not the first tenant");
+  if (state.defaultTenantId !== (state.tenants[0]?.tenant.id ?? null)) return { pointer: "/defaultTenantId", detail: "is not the first tenant" };
   for (const [index, [, tenantId]] of state.apiKeys.entries()) {
-    if (!tenantIds.has(tenantId)) return missing(`/apiKeys/${index}/1`, "names no tenant of the state");
+    if (!tenantIds.has(tenantId)) return { pointer: `/apiKeys/${index}/1`, detail: "names no tenant of the state" };
   }
   for (const [t, part] of state.tenants.entries()) {
     const id = part.tenant.id;
     const ids = (list: readonly { id: string }[]) => new Set(list.map((record) => record.id));
-    const prospects = ids(part.prospects);
-    const groups = ids(part.pageGroups);
-    const pages = ids(part.pages);
-    const versions = ids(part.pageVersions);
+    const found = (collection: TenantCollection, i: number, field: string, detail: string): DanglingReference => ({
+      pointer: `/tenants/${t}/${collection}/${i}/${field}`,
+      detail,
+      record: { tenantId: id, collection, id: (part[collection][i] as { id: string }).id, field },
+    });
     for (const name of COLLECTIONS) {
       if (name === "idempotency") continue;
       const list = part[name] as readonly { tenantId: string }[];
       const i = list.findIndex((record) => record.tenantId !== id);
-      if (i !== -1) return missing(`/tenants/${t}/${name}/${i}/tenantId`, "is not the tenant it is stored under");
+      if (i !== -1) return found(name, i, "tenantId", "is not the tenant it is stored under");
     }
-    const checks: [string, readonly Record<string, unknown>[], string, ReadonlySet<string>][] = [
-      ["prospectLogs", part.prospectLogs, "prospectId", prospects],
-      ["pages", part.pages, "pageGroupId", groups],
-      ["pageVersions", part.pageVersions, "pageId", pages],
+    const checks: [TenantCollection, readonly Record<string, unknown>[], string, ReadonlySet<string>][] = [
+      ["prospectLogs", part.prospectLogs, "prospectId", ids(part.prospects)],
+      ["pages", part.pages, "pageGroupId", ids(part.pageGroups)],
+      ["pageVersions", part.pageVersions, "pageId", ids(part.pages)],
     ];
     for (const [name, list, field, known] of checks) {
       const i = list.findIndex((record) => !known.has(record[field] as string));
-      if (i !== -1) return missing(`/tenants/${t}/${name}/${i}/${field}`, "names no record of the tenant");
+      if (i !== -1) return found(name, i, field, "names no record of the tenant");
     }
+    const versions = ids(part.pageVersions);
     const i = part.pages.findIndex((page) => page.publishedVersionId !== null && !versions.has(page.publishedVersionId));
-    if (i !== -1) return missing(`/tenants/${t}/pages/${i}/publishedVersionId`, "names no version of the tenant");
+    if (i !== -1) return found("pages", i, "publishedVersionId", "names no version of the tenant");
   }
   return undefined;
 }
@@ -249,7 +236,8 @@ export function parseSavedState(value: unknown): SavedState {
   // The records as given, not zod's copies: a payload keeps every key it had (an own `__proto__` too).
   const state = value as SavedState;
   const dangling = danglingReference(state);
-  if (dangling !== undefined) throw new MockStateError("invalid state", [dangling]);
+  if (dangling !== undefined)
+    throw new MockStateError("invalid state", [{ pointer: dangling.pointer, code: "unknown_reference", detail: dangling.detail }]);
   return state;
 }
 

@@ -5,11 +5,12 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, OpaqueId, ProspectLog, toFieldErrors } from "../../src/schemas/index.js";
+import { DateTime, OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { MockStateError } from "../lib/errors.js";
 import { gainIdentifiers, insertProspect } from "./prospects.js";
 import {
+  IdempotencyRecordSchema,
   PageGroupRecordSchema,
   PageRecordSchema,
   PageVersionRecordSchema,
@@ -26,7 +27,7 @@ export const TenantSnapshotSchema = z.object({
   apiKeyCount: z.int().check(z.gte(0)),
   prospects: z.array(ProspectRecordSchema),
   prospectLogs: z.array(ProspectLogRecordSchema),
-  idempotency: z.array(z.object({ key: z.string(), fingerprint: z.string(), result: z.nullable(ProspectLog), storedAtMs: z.number() })),
+  idempotency: z.array(IdempotencyRecordSchema),
   pageGroups: z.array(PageGroupRecordSchema),
   pages: z.array(PageRecordSchema),
   pageVersions: z.array(PageVersionRecordSchema),

@@ -4,14 +4,14 @@
  * @module
  */
 export { createWebhookDispatcher } from "./dispatcher.js";
-export { applyWebhookChange, SavedWebhooksSchema } from "./saved.js";
+export { applyWebhookChange, SavedDeliverySchema, SavedEventSchema, SavedWebhooksSchema } from "./saved.js";
 export {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_DEACTIVATE_AFTER_MS,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
 } from "./schedule.js";
-export { webhookSecretFromBytes } from "./secret.js";
+export { WebhookSecretSchema, webhookSecretFromBytes } from "./secret.js";
 export type {
   AttemptFailureReason,
   Delivery,

@@ -6,12 +6,13 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, OpaqueId, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
+import { DateTime, HttpUrl, OpaqueId, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
+import { WebhookSecretSchema } from "./secret.js";
 import type { SavedWebhooks, WebhookChange } from "./types.js";
 
 const Attempt = z.object({
-  eventId: z.string(),
-  subscriptionId: z.string(),
+  eventId: OpaqueId,
+  subscriptionId: OpaqueId,
   attempt: z.int().check(z.gte(1)),
   at: DateTime,
   ok: z.boolean(),
@@ -26,12 +27,12 @@ const Attempt = z.object({
 /** A saved delivery: the public fields, the order it was made in and the secret it was emitted with. */
 export const SavedDeliverySchema = z.object({
   sequence: z.int().check(z.gte(0)),
-  eventId: z.string(),
+  eventId: OpaqueId,
   tenantId: z.nullable(OpaqueId),
   type: WebhookEventKind,
-  subscriptionId: z.string(),
-  url: z.string(),
-  secret: z.string(),
+  subscriptionId: OpaqueId,
+  url: HttpUrl,
+  secret: WebhookSecretSchema,
   body: z.string(),
   status: z.enum(["pending", "succeeded", "failed", "cancelled"]),
   attempts: z.array(Attempt),
@@ -45,7 +46,7 @@ export const SavedEventSchema = z.object({ tenantId: z.nullable(OpaqueId), event
 export const SavedWebhooksSchema = z.object({
   events: z.array(SavedEventSchema),
   deliveries: z.array(SavedDeliverySchema),
-  failingSince: z.array(z.tuple([z.string(), z.number()])),
+  failingSince: z.array(z.tuple([OpaqueId, z.number()])),
 });
 
 /**
