@@ -7,6 +7,8 @@ export const PROJECTS = {
   /** The standalone server as users run it: the built CLI over real HTTP. */
   cli: [
     "test/server/{cli,curl,delivery-resources,docs,early-answers,proxy-cli,security-data,security-edge,start-script,state-file-cli,verify,webhook-control,webhook-delivery}.test.ts",
+    // The state file at its edges: a container restart and a real full disk (root), a state larger than one string (disk-bound).
+    "test/server/state-file-{container,size}.test.ts",
     "test/abuse/hostile-http.test.ts",
   ],
   /** Every example of the README and the guides, run as written; TSDoc and changesets. */
