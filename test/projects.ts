@@ -22,5 +22,5 @@ export const PROJECTS = {
     "test/verify/prism.test.ts",
   ],
   /** Real Chromium: the MSW worker, the browser recipe, the console, the attacks a web page can try. */
-  browser: ["test/browser/**/*.test.ts", "test/console/console.test.ts", "test/server/security-browser.test.ts"],
+  browser: ["test/browser/**/*.test.ts", "test/console/{console,state-file}.test.ts", "test/server/security-browser.test.ts"],
 };
