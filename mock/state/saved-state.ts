@@ -51,20 +51,55 @@ export function saveStore(store: Store, webhooks: SavedWebhooks): SavedState {
   };
 }
 
-/** A saved state being replayed: every collection keyed, so each change is a lookup. */
+/**
+ * One tenant being replayed: each collection keyed, so each change is a lookup; or, while a state
+ * written whole is read (every record once, in order), its records appended as they come, keyed
+ * only when a change needs a lookup.
+ */
+interface ReplayTenant {
+  readonly tenant: TenantRecord;
+  readonly records: Record<TenantCollection, Map<string, object>>;
+  readonly appended: Record<TenantCollection, object[]>;
+}
+
+/** A saved state being replayed. */
 export interface Replay {
   defaultTenantId: string | null;
   secretsIssued: number;
+  /** How many more records belong to a state written whole (appended without a lookup). */
+  appendLeft: number;
   readonly apiKeys: Map<string, string>;
-  readonly tenants: Map<string, { readonly tenant: TenantRecord; readonly records: Record<TenantCollection, Map<string, object>> }>;
+  readonly tenants: Map<string, ReplayTenant>;
   readonly webhooks: { events: SavedWebhooks["events"][number][]; deliveries: Map<number, unknown>; failingSince: Map<string, number> };
 }
 
-function emptyTenant(tenant: TenantRecord) {
+function emptyTenant(tenant: TenantRecord): ReplayTenant {
   return {
     tenant,
     records: Object.fromEntries(COLLECTIONS.map((name) => [name, new Map<string, object>()])) as Record<TenantCollection, Map<string, object>>,
+    appended: Object.fromEntries(COLLECTIONS.map((name) => [name, []])) as unknown as Record<TenantCollection, object[]>,
   };
+}
+
+/** A tenant's collections keyed (the records appended so far moved in, in order), for a change that looks one up. */
+function keyed(tenant: ReplayTenant): Record<TenantCollection, Map<string, object>> {
+  for (const name of COLLECTIONS) {
+    const list = tenant.appended[name];
+    if (list.length === 0) continue;
+    for (const value of list) tenant.records[name].set(keyOf(name, value as Record<string, unknown>) as string, value);
+    list.length = 0;
+  }
+  return tenant.records;
+}
+
+/**
+ * Reads the next `records` records as a state written whole (a compaction's): each is appended,
+ * not looked up; a record stored twice among them is refused when the state is loaded.
+ * @throws {MockStateError} when the replay holds anything already (the header comes first)
+ */
+export function expectWholeState(replay: Replay, records: number): void {
+  if (replay.tenants.size > 0 || replay.apiKeys.size > 0) throw new MockStateError("a saved state's header after its first record");
+  replay.appendLeft = records;
 }
 
 /** The key a record is stored under in its collection. */
@@ -88,6 +123,7 @@ export function startReplay(saved?: SavedState): Replay {
   return {
     defaultTenantId: saved?.defaultTenantId ?? null,
     secretsIssued: saved?.secretsIssued ?? 0,
+    appendLeft: 0,
     apiKeys: new Map(saved?.apiKeys),
     tenants,
     webhooks: {
@@ -111,14 +147,16 @@ const noSuchTenant = () =>
  * @throws {MockStateError} for a change to a tenant the replay does not have
  */
 export function applyChange(replay: Replay, change: StateChange): void {
+  const appending = replay.appendLeft > 0;
+  if (appending) replay.appendLeft -= 1;
   switch (change.op) {
     case "put":
     case "delete": {
       const tenant = replay.tenants.get(change.tenantId);
       if (tenant === undefined) throw noSuchTenant();
-      const records = tenant.records[change.in];
-      if (change.op === "delete") records.delete(change.id);
-      else records.set(keyOf(change.in, change.value as Record<string, unknown>) as string, change.value);
+      if (change.op === "put" && appending) tenant.appended[change.in].push(change.value);
+      else if (change.op === "delete") keyed(tenant)[change.in].delete(change.id);
+      else keyed(tenant)[change.in].set(keyOf(change.in, change.value as Record<string, unknown>) as string, change.value);
       break;
     }
     case "tenant":
@@ -138,7 +176,10 @@ export function applyChange(replay: Replay, change: StateChange): void {
     case "clear": {
       const tenant = replay.tenants.get(change.tenantId);
       if (tenant === undefined) throw noSuchTenant();
-      for (const name of COLLECTIONS) tenant.records[name].clear();
+      for (const name of COLLECTIONS) {
+        tenant.records[name].clear();
+        tenant.appended[name].length = 0;
+      }
       break;
     }
     case "reset":
@@ -161,8 +202,9 @@ export function applyChange(replay: Replay, change: StateChange): void {
 export function endReplay(replay: Replay): SavedState {
   const keyCounts = new Map<string, number>();
   for (const tenantId of replay.apiKeys.values()) keyCounts.set(tenantId, (keyCounts.get(tenantId) ?? 0) + 1);
-  const tenants = [...replay.tenants.values()].map(({ tenant, records }) => {
-    const part = Object.fromEntries(COLLECTIONS.map((name) => [name, [...records[name].values()]])) as Record<TenantCollection, object[]>;
+  const tenants = [...replay.tenants.values()].map(({ tenant, records, appended }) => {
+    const listOf = (name: TenantCollection) => (appended[name].length > 0 ? appended[name] : [...records[name].values()]);
+    const part = Object.fromEntries(COLLECTIONS.map((name) => [name, listOf(name)])) as Record<TenantCollection, object[]>;
     part.idempotency = part.idempotency.filter((entry) => (entry as { result: unknown }).result !== null);
     return { tenant, apiKeyCount: keyCounts.get(tenant.id) ?? 0, ...part } as unknown as TenantSnapshot;
   });
@@ -268,6 +310,7 @@ function* storedIds(state: SavedState): Generator<string> {
  * moves its ID factories and secret stream past what the state holds, so nothing is made twice.
  * Every record stored reaches the store's journal: load before anyone listens. The webhook part
  * is the dispatcher's to restore.
+ * @throws {MockStateError} for a collection that holds one record twice (the store is then half loaded: drop it)
  */
 export function loadStore(store: Store, state: SavedState): void {
   store.resume({
@@ -277,7 +320,24 @@ export function loadStore(store: Store, state: SavedState): void {
   });
   store.tenants.clear();
   store.apiKeys.clear();
-  for (const part of state.tenants) store.tenants.set(part.tenant.id, rebuild(store, part));
+  for (const [t, part] of state.tenants.entries()) {
+    const tenant = rebuild(store, part);
+    store.tenants.set(part.tenant.id, tenant);
+    // A record stored twice (only a file edited by hand can hold one) is caught here, where it costs nothing.
+    const sizes: [TenantCollection, number][] = [
+      ["prospects", tenant.prospects.size],
+      ["prospectLogs", tenant.logs.size],
+      ["idempotency", tenant.idempotency.size],
+      ["pageGroups", tenant.pageGroups.size],
+      ["pages", tenant.pages.size],
+      ["pageVersions", tenant.pageVersions.size],
+      ["webhookSubscriptions", tenant.subscriptions.size],
+    ];
+    const twice = sizes.find(([name, size]) => size !== part[name].length);
+    if (twice !== undefined) {
+      throw new MockStateError("invalid state", [{ pointer: `/tenants/${t}/${twice[0]}`, code: "duplicate", detail: "holds a record twice" }]);
+    }
+  }
   for (const [key, tenantId] of state.apiKeys) store.apiKeys.set(key, tenantId);
   store.defaultTenantId = state.defaultTenantId;
 }

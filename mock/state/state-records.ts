@@ -65,38 +65,63 @@ export const StateRecordSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("webhooks"), change: WebhookChangeSchema }),
   z.object({ op: z.literal("clear"), tenantId: OpaqueId }),
   z.object({ op: z.literal("reset") }),
+  z.object({ op: z.literal("state"), records: z.int().check(z.gte(0)) }),
 ]);
+
+/**
+ * The header of a saved state written whole (a compaction's first record): the `records` records
+ * after it are a state's records, each stored record once, in order, so a reader appends them
+ * without looking any up.
+ */
+export interface StateHeader {
+  readonly op: "state";
+  readonly records: number;
+}
+
+/** One record of a saved state: a change, or the header of a state written whole. */
+export type StateRecord = StateChange | StateHeader;
+
+/** A check of a record by its collection's schema: {@link RECORD_SCHEMAS}, or the same fields under a faster object parser. */
+export type RecordChecks = Readonly<Record<TenantCollection, { safeParse(value: unknown): { readonly success: boolean } }>>;
 
 /**
  * Checks one record of a saved state.
  * @param value - the record as `JSON.parse` gave it
+ * @param checks - how a stored record is checked first (the server's reader compiles {@link RECORD_SCHEMAS}' objects)
  * @returns the same value (never zod's copy: a payload keeps every key it had, an own `__proto__` too)
  * @throws {MockStateError} listing every failing field as a JSON Pointer into the record (never its value)
  */
-export function parseStateRecord(value: unknown): StateChange {
+export function parseStateRecord(value: unknown, checks: RecordChecks = RECORD_SCHEMAS): StateRecord {
+  // Most records store a record: checked by its collection's schema alone (what the union would pick).
+  const { op, in: collection, tenantId, value: stored } = (value ?? {}) as { op?: unknown; in?: unknown; tenantId?: unknown; value?: unknown };
+  if (op === "put" && typeof tenantId === "string" && tenantId !== "" && Object.hasOwn(RECORD_SCHEMAS, collection as string)) {
+    if (checks[collection as TenantCollection].safeParse(stored).success) return value as StateRecord;
+  }
   const parsed = StateRecordSchema.safeParse(value);
   if (!parsed.success) throw new MockStateError("invalid record", toFieldErrors(parsed.error.issues, value));
-  return value as StateChange;
+  return value as StateRecord;
 }
+
+/** Whether a record is kept in a saved state: an idempotency key whose request was still in flight has no answer to replay. */
+const kept = (collection: TenantCollection, value: object) => collection !== "idempotency" || (value as { result: unknown }).result !== null;
 
 /**
  * The records that rebuild `saved` from nothing, in an order a replay accepts (a record after the
- * tenant it belongs to and the records it names): the tenants (the first is the default one),
- * the keys, how many secrets were drawn, each tenant's collections, then the webhook events,
- * deliveries and runs of failures. An idempotency key whose request was still in flight is left
- * out: it has no answer to replay, and a retry after a restart must be free to run.
+ * tenant it belongs to and the records it names): the header that counts them, the tenants (the
+ * first is the default one), the keys, how many secrets were drawn, each tenant's collections,
+ * then the webhook events, deliveries and runs of failures. An idempotency key whose request was
+ * still in flight is left out: it has no answer to replay, and a retry after a restart must be
+ * free to run.
  */
-export function* stateRecords(saved: SavedState): Generator<StateChange> {
+export function* stateRecords(saved: SavedState): Generator<StateRecord> {
+  yield { op: "state", records: recordCount(saved) };
   for (const part of saved.tenants) yield { op: "tenant", value: part.tenant };
   for (const [key, tenantId] of saved.apiKeys) yield { op: "key", key, tenantId };
   if (saved.secretsIssued > 0) yield { op: "secrets", issued: saved.secretsIssued };
   for (const part of saved.tenants) {
     const tenantId = part.tenant.id;
     for (const collection of TENANT_COLLECTIONS) {
-      for (const value of part[collection] as readonly object[]) {
-        if (collection === "idempotency" && (value as { result: unknown }).result === null) continue;
-        yield { op: "put", in: collection, tenantId, value };
-      }
+      for (const value of part[collection] as readonly object[]) if (kept(collection, value)) yield { op: "put", in: collection, tenantId, value };
     }
   }
   for (const { tenantId, event } of saved.webhooks.events) yield { op: "webhooks", change: { kind: "event", tenantId, event } };
@@ -104,13 +129,16 @@ export function* stateRecords(saved: SavedState): Generator<StateChange> {
   for (const [subscriptionId, since] of saved.webhooks.failingSince) yield { op: "webhooks", change: { kind: "failing", subscriptionId, since } };
 }
 
-/** How many records {@link stateRecords} lists for `saved` (a compacted file's line count, less its format line). */
+/** How many records {@link stateRecords} lists for `saved` after its header. */
 export function recordCount(saved: SavedState): number {
   let count = saved.apiKeys.length + (saved.secretsIssued > 0 ? 1 : 0) + saved.webhooks.events.length + saved.webhooks.deliveries.length;
   count += saved.webhooks.failingSince.length;
   for (const part of saved.tenants) {
     count += 1;
-    for (const collection of TENANT_COLLECTIONS) count += (part[collection] as readonly unknown[]).length;
+    for (const collection of TENANT_COLLECTIONS) {
+      const list = part[collection] as readonly object[];
+      count += collection === "idempotency" ? list.filter((value) => kept(collection, value)).length : list.length;
+    }
   }
   return count;
 }

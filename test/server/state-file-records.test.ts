@@ -200,7 +200,7 @@ describe("a file that is not a valid state stops the start, names the problem an
     [
       "records that end in a dangling reference (named at the line that stores it)",
       (text) => {
-        const tenantId = (JSON.parse(text.split("\n")[1]!) as { value: { id: string } }).value.id;
+        const tenantId = (JSON.parse(text.split("\n").find((line) => line.startsWith('{"op":"tenant"'))!) as { value: { id: string } }).value.id;
         const version = {
           id: "pageversion_dangling",
           tenantId,
@@ -212,12 +212,25 @@ describe("a file that is not a valid state stops the start, names the problem an
           processedAt: null,
           publishedAt: null,
         };
-        const line = text.split("\n").length;
-        return `${text}${JSON.stringify({ op: "put", in: "pageVersions", tenantId, value: version })}\n`.replace("LINE", String(line));
+        return `${text}${JSON.stringify({ op: "put", in: "pageVersions", tenantId, value: version })}\n`;
       },
       /line \d+: \/value\/pageId: names no record of the tenant; the file is left as it is$/,
     ],
   ];
+
+  it("a record stored twice in a state written whole is refused, naming the line of the second", async () => {
+    const path = newPath();
+    const lines = format2(await savedState()).split("\n");
+    const log = lines.findIndex((line) => line.includes('"in":"prospectLogs"'));
+    lines.splice(log + 1, 0, lines[log]!);
+    const header = JSON.parse(lines[1]!) as { records: number };
+    lines[1] = JSON.stringify({ ...header, records: header.records + 1 });
+    const text = lines.join("\n");
+    writeFileSync(path, text);
+    const error = await refusalOf(path);
+    expect(error!.message).toMatch(new RegExp(`: line ${log + 2}: a record of /tenants/0/prospectLogs is stored twice; the file is left as it is$`));
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
 
   it.each(CASES)("%s", async (_name, content, message) => {
     const path = newPath();

@@ -30,6 +30,7 @@ function writeLargeState(path: string): void {
   const line = (record: unknown) => writeSync(fd, `${JSON.stringify(record)}\n`);
   try {
     writeSync(fd, `${FORMAT_LINE}\n`);
+    line({ op: "state", records: 2 + 2 * LOGS }); // a state written whole follows, as a compaction writes it
     line({ op: "tenant", value: { id: TENANT, createdAt: AT } });
     line({ op: "key", key: KEY, tenantId: TENANT });
     for (let n = 0; n < LOGS; n++) {

@@ -12,13 +12,16 @@
  */
 import type { MockApi } from "../../core.js";
 import { coreOf } from "../../create-mock-api.js";
+import { MockStateError } from "../../lib/errors.js";
 import { DEFAULT_API_KEY } from "../../options.js";
 import type { Durability, NotPersisted } from "../../pipeline/handler.js";
+import type { TenantCollection } from "../../state/journal.js";
+import type { SavedState } from "../../state/saved-state.js";
 import { StateFileError } from "./error.js";
 import { describeFsError } from "./fs.js";
 import { acquireLock } from "./lock.js";
 import { resolveStatePath } from "./path.js";
-import { readStateFile, type StateFileContents } from "./read.js";
+import { lineStoredTwice, readStateFile, type StateFileContents } from "./read.js";
 import { createScopes } from "./scopes.js";
 import { openStateWriter, type StateWriter } from "./writer.js";
 
@@ -120,6 +123,16 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
     );
   }
 
+  /** The refusal of a file that stores a record twice, naming its line. */
+  function storedTwice(error: MockStateError, state: SavedState): StateFileError {
+    const pointer = error.errors[0]?.pointer ?? "";
+    const [, t, collection] = pointer.split("/").slice(1);
+    const tenantId = state.tenants[Number(t)]?.tenant.id;
+    const line = tenantId === undefined ? undefined : lineStoredTwice(path, target, tenantId, collection as TenantCollection);
+    const where = line === undefined ? pointer : `line ${line}: a record of ${pointer}`;
+    return new StateFileError(path, `${where} is stored twice; the file is left as it is`);
+  }
+
   const durability: Durability = {
     track: (run) => scopes.track(undos, run),
     refusal() {
@@ -140,7 +153,14 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
       const core = coreOf(mock);
       const contents = read!;
       read = null; // the arrays of a large state are not kept twice
-      if (contents.state !== null) core.loadState(contents.state);
+      if (contents.state !== null) {
+        try {
+          core.loadState(contents.state);
+        } catch (error) {
+          if (!(error instanceof MockStateError)) throw error;
+          throw storedTwice(error, contents.state);
+        }
+      }
       try {
         writer = openStateWriter(
           target,
