@@ -21,7 +21,7 @@ import { type MockApiOptions, resolveOptions } from "./options.js";
 import { type AuthResult, authenticate } from "./pipeline/auth.js";
 import { createChangeFeed } from "./pipeline/changes.js";
 import { createFaults } from "./pipeline/faults.js";
-import { createHandler, type HandlerOptions, type MockHandler } from "./pipeline/handler.js";
+import { createHandler, type Durability, type HandlerOptions, type MockHandler } from "./pipeline/handler.js";
 import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
 import { createRequestLog, type LoggedRequest } from "./pipeline/request-log.js";
 import type { Route } from "./pipeline/route.js";
@@ -69,6 +69,8 @@ export interface MockCore {
    *   request in flight across a reset or a load): it is kept nowhere
    */
   setJournal(journal: Journal | null, onDiscarded?: () => void): void;
+  /** Makes `api.fetch` and `api.handle` keep their writes as the server does (its state file), or not (`null`). */
+  setDurability(durability: Durability | null): void;
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
@@ -312,7 +314,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     ...CONTROL_ROUTES.map((route) => controlRoute(route, { api, requestsOf, inbox })),
     ...documentRoutes(resolved.baseUrl),
   ];
-  handler = makeHandler();
+  /** How `api.fetch` keeps its writes: a server's state file, once one is attached. */
+  let durability: Durability | null = null;
+  handler = makeHandler({
+    durability: {
+      track: (run) => (durability === null ? run() : durability.track(run)),
+      refusal: () => durability?.refusal() ?? null,
+      settle: () => durability?.settle() ?? null,
+    },
+  });
   cores.set(api, {
     createHandler: makeHandler,
     authenticate: (headers) => authenticate(store, headers),
@@ -338,6 +348,9 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     setJournal(next, onDiscarded) {
       journal = next;
       discarded = onDiscarded;
+    },
+    setDurability(next) {
+      durability = next;
     },
   });
   return api;

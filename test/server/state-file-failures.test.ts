@@ -174,3 +174,20 @@ describe("a torn append is cut back before anything else is written", () => {
     expect(await sourcesAfterRestart(path)).toEqual(["whole", "after"]);
   });
 });
+
+describe("in process, through api.fetch", () => {
+  it("a write the file cannot keep is refused with 503 and undone, as over HTTP", async () => {
+    const path = newPath();
+    disk.on(path);
+    const server = await start(path, { onStateFileNotice: () => {} });
+    const before = server.api.state.snapshot();
+    disk.fillAt("append");
+    const refused = await server.api.fetch(`${server.url}/v0/prospect_logs`, {
+      method: "POST",
+      headers: { "x-api-key": KEY, "content-type": "application/json" },
+      body: JSON.stringify({ source: "in-process", payload: {} }),
+    });
+    expect(refused.status).toBe(503);
+    expect(server.api.state.snapshot()).toBe(before);
+  });
+});

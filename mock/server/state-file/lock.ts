@@ -44,7 +44,7 @@ function alive(pid: number): boolean {
 }
 
 /** A process's start time from `/proc/PID/stat` (the 22nd field, after the command's name in parentheses), or null. */
-export function processStart(pid: number | "self"): string | null {
+function processStart(pid: number | "self"): string | null {
   try {
     const stat = stateFs.readFileSync(`/proc/${pid}/stat`, "utf8") as string;
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;

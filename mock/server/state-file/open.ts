@@ -191,9 +191,11 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
           if (scope !== undefined && undos > scope.undosAtStart) scope.lost = true;
         },
       );
+      core.setDurability(durability); // api.fetch keeps its writes as the server's requests do
       if (contents.state !== null) admitKeys(mock, apiKeys); // journaled like any other change
       if (!journal.flush()) {
         core.setJournal(null);
+        core.setDurability(null);
         journal.close();
         throw new StateFileError(path, `cannot write it (${describeFsError(lastError)})`);
       }
@@ -203,7 +205,10 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
     writable: () => !broken && !(writer?.failing ?? false),
     close() {
       closing = true;
-      if (api !== null) coreOf(api).setJournal(null);
+      if (api !== null) {
+        coreOf(api).setJournal(null);
+        coreOf(api).setDurability(null);
+      }
       try {
         writer?.close();
       } finally {
