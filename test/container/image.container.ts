@@ -207,6 +207,11 @@ describe("arguments and the key from PROSPECTKIT_API_KEY", () => {
     expect(run.stdout()).toContain("on the retry schedule 3600x faster");
   });
 
+  it("takes the CLI's other commands as well: --version, verify --help", () => {
+    expect(podman(["run", ...RUN_FLAGS, "--rm", image, "--version"])).toBe(manifest.version);
+    expect(podman(["run", ...RUN_FLAGS, "--rm", image, "verify", "--help"])).toMatch(/^Usage: prospectkit-mock verify --base-url URL/);
+  });
+
   it("accepts the key from the environment, refuses the development key, and never prints the key", async () => {
     const key = /PROSPECTKIT_API_KEY=(\S+)/.exec(documented(/PROSPECTKIT_API_KEY=/))![1]!;
     expect((await http(port, "GET", DEMO_PAGE, { "x-api-key": key })).status).toBe(200);

@@ -27,7 +27,7 @@ export class Made {
         // already gone
       }
     };
-    for (const name of this.#containers) quietly(["rm", "--force", "--time", "0", name]);
+    for (const name of this.#containers) quietly(["rm", "--force", "--volumes", "--time", "0", name]);
     for (const name of this.#volumes) quietly(["volume", "rm", "--force", name]);
     for (const name of this.#networks) quietly(["network", "rm", "--force", name]);
   }
