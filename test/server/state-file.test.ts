@@ -295,4 +295,14 @@ describe("one server per state file", () => {
     expect(readFileSync(`${path}.lock`, "utf8")).toMatch(new RegExp(`^(${process.pid}\\n|\\{"pid":${process.pid},)`));
     expect(notices).toEqual(notice === null ? [] : [expect.stringMatching(notice)]);
   });
+
+  it("a lock naming this process that it does not hold is taken over: a container restarted after a crash, where the server is process 1 again", async () => {
+    const path = newPath();
+    writeFileSync(`${path}.lock`, `${process.pid}\n`);
+    const first = await start(path);
+    // While this process holds it, the same lock refuses a second server of this process.
+    await expect(startMockServer(options(path))).rejects.toThrow(/in use by another prospectkit-mock/);
+    await stop(first);
+    await start(path);
+  });
 });
