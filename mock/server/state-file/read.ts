@@ -12,16 +12,8 @@
 import * as zc from "zod";
 import { MockStateError } from "../../lib/errors.js";
 import type { TenantCollection } from "../../state/journal.js";
-import {
-  applyChange,
-  danglingReference,
-  endReplay,
-  expectWholeState,
-  parseSavedState,
-  type Replay,
-  type SavedState,
-  startReplay,
-} from "../../state/saved-state.js";
+import { applyChange, endReplay, expectWholeState, type Replay, startReplay } from "../../state/replay.js";
+import { danglingReference, parseSavedState, type SavedState } from "../../state/saved-state.js";
 import { parseStateRecord, RECORD_SCHEMAS, type RecordChecks, recordCount } from "../../state/state-records.js";
 import { describeFieldErrors } from "../cli/field-errors.js";
 import { StateFileError } from "./error.js";
