@@ -14,7 +14,7 @@ import { type ContractRule, type Exchange, INPUT_OPTIONS, type RuleClass, RuleFa
 import { CONTRACT_RULES } from "./rules/index.js";
 
 /** The default request budget of a run (a run with every input needs well under half of it). */
-export const DEFAULT_MAX_REQUESTS = 500;
+export const DEFAULT_MAX_REQUESTS = 600;
 
 /** The default pace, in requests per second. */
 export const DEFAULT_RATE = 10;

@@ -7,17 +7,21 @@
  */
 import { REQUEST_ID_HEADER } from "../../../src/headers.js";
 import { createProspectLogRoute } from "../../../src/operations.js";
-import { expectAccepted, expectRefused, isExactTimestamp, problemViolations } from "../expect.js";
+import { isExactTimestamp, problemViolations } from "../expect.js";
 import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
 import { createLog } from "./fresh.js";
 import { sampleOf } from "./samples.js";
 
-/** A few refusals of different kinds: a field problem, no key, no route, a media type. */
+/**
+ * A few requests every deployment refuses, of different kinds (a field problem, an unknown key, no
+ * such page, a media type), so that the rule has answers to read when it runs alone. Whether each
+ * is refused is other rules' business: this rule reads what came back.
+ */
 async function someRefusals(context: VerifyContext): Promise<void> {
-  expectRefused(await createLog(context, { name: "" }));
-  expectRefused(await createLog(context, {}, { key: "unknown" }));
-  expectRefused(await context.send("GET", sampleOf("getPage").missingPath(context)));
-  expectRefused(await context.send("POST", createProspectLogRoute.path, { raw: "x", contentType: "text/plain" }));
+  await createLog(context, { name: "" });
+  await createLog(context, {}, { key: "unknown" });
+  await context.send("GET", sampleOf("getPage").missingPath(context));
+  await context.send("POST", createProspectLogRoute.path, { raw: "x", contentType: "text/plain" });
 }
 
 /** The timestamps of a success body (spec 2.2, 2.3, 2.4), by name. */
@@ -67,7 +71,7 @@ export const answerRules: readonly ContractRule[] = [
     title: "every answer of the run carries x-request-id: req_ and a lower-case ULID, a new one for each request",
     source: "docs/behaviour.md, Errors; Identifiers and timestamps",
     async run(context) {
-      expectAccepted(await createLog(context, {}), 201);
+      await createLog(context, {});
       await someRefusals(context);
       const seen = new Set<string>();
       firstBreaking(context.exchanges(), (exchange) => {
@@ -90,7 +94,7 @@ export const answerRules: readonly ContractRule[] = [
       await someRefusals(context);
       // A hostile body: a lone surrogate, a prototype key in the payload, an unknown field named constructor.
       const raw = '{"source":"\\ud800","payload":{"__proto__":{"polluted":1}},"constructor":{"prototype":{"polluted":1}}}';
-      expectRefused(await context.send("POST", createProspectLogRoute.path, { raw }));
+      await context.send("POST", createProspectLogRoute.path, { raw });
       firstBreaking(context.exchanges(), (exchange) =>
         exchange.answer.status >= 500 ? `expected no 5xx, got ${exchange.answer.status}` : undefined,
       );
@@ -103,7 +107,7 @@ export const answerRules: readonly ContractRule[] = [
     title: "every timestamp of the run's answers (createdAt, updatedAt, publishedAt) is YYYY-MM-DDTHH:mm:ss.sssZ: UTC, milliseconds, a real date",
     source: "docs/behaviour.md, Identifiers and timestamps",
     async run(context) {
-      expectAccepted(await createLog(context, {}), 201);
+      await createLog(context, {});
       firstBreaking(
         context.exchanges().filter((exchange) => exchange.answer.status >= 200 && exchange.answer.status < 300),
         (exchange) => {

@@ -5,7 +5,7 @@
  * or to one no deployment holds (the body is checked before the resource): refused either way.
  * @module
  */
-import { MAX_JSON_DEPTH } from "../../../src/schemas/json-limits.js";
+import { MAX_JSON_DEPTH, MAX_JSON_LIMIT_ISSUES } from "../../../src/schemas/json-limits.js";
 import { expectAccepted, expectEqual, expectFieldErrors, expectProblem } from "../expect.js";
 import type { ContractRule, Exchange, SendOptions, VerifyContext } from "../rule.js";
 import { BODY_SAMPLES, oversizedBody, type Sample, sampleOf } from "./samples.js";
@@ -45,7 +45,7 @@ export const bodyRules: readonly ContractRule[] = [
     id: "body.json-media-types",
     operation: "createProspectLog",
     class: "mock decision",
-    title: "a JSON body is application/json or application/<name>+json, with any parameters: each is accepted",
+    title: "a JSON body is application/json or a +json type (application/vnd.prospectkit+json), in any case, with any parameters: each is accepted",
     source: "docs/behaviour.md, Errors",
     async run(context) {
       const raw = JSON.stringify(create.body);
@@ -102,7 +102,7 @@ export const bodyRules: readonly ContractRule[] = [
     id: "body.json-limits",
     operation: null,
     class: "mock decision",
-    title: `a number that overflows (1e400) is 400 not_finite at its pointer; nesting past ${MAX_JSON_DEPTH} levels is 400 too_deep at the first pointer past it`,
+    title: `a number that overflows (1e400) is 400 not_finite at its pointer; nesting past ${MAX_JSON_DEPTH} levels is 400 too_deep at the first pointer past it; at most ${MAX_JSON_LIMIT_ISSUES} such errors are listed`,
     source: "docs/behaviour.md, Errors",
     async run(context) {
       expectFieldErrors(await send(context, create, { raw: '{"source":"prospectkit-verify","payload":{"n":1e400}}' }), [
@@ -113,6 +113,10 @@ export const bodyRules: readonly ContractRule[] = [
       expectFieldErrors(await send(context, create, { raw: nested(MAX_JSON_DEPTH + 1) }), [[`${deepest}/a`, "too_deep"]]);
       for (const sample of BODY_SAMPLES.filter((entry) => entry !== create))
         expectFieldErrors(await send(context, sample, { raw: '{"n":-1e400}' }), [["/n", "not_finite"]]);
+      // At most 100 such errors are listed.
+      const many = await send(context, create, { raw: `{"source":"prospectkit-verify","payload":{"n":[${Array(101).fill("1e400").join(",")}]}}` });
+      expectProblem(many, 400, "invalid_request");
+      expectEqual(many.answer.body.errors?.length, MAX_JSON_LIMIT_ISSUES, "the number of errors listed", many);
     },
   },
   {

@@ -63,6 +63,18 @@ export const createProspectLogRules: readonly ContractRule[] = [
     },
   },
   {
+    id: "create.payload-free",
+    operation,
+    class: "mock decision",
+    title:
+      "a payload's content is free: nested objects and arrays, every JSON type and any key (the prototype's names and an empty one included) are accepted",
+    source: "docs/behaviour.md, Field rules the spec leaves open",
+    async run(context) {
+      const raw = `{"source":"${VERIFY_SOURCE}","payload":{"check":"prospectkit-verify","__proto__":{"a":[1,-2.5e-3,true,null,"é😀"]},"constructor":{},"":{"nested":[{"x":{}}]}}}`;
+      expectAccepted(await context.send("POST", createProspectLogRoute.path, { raw }), 201);
+    },
+  },
+  {
     id: "create.field-types",
     operation,
     class: "spec",
@@ -108,6 +120,20 @@ export const createProspectLogRules: readonly ContractRule[] = [
           `expected the detail of ${error.pointer} to start with its field, got ${JSON.stringify(error.detail)}`,
           exchange,
         );
+    },
+  },
+  {
+    id: "create.refused-changes-nothing",
+    operation,
+    class: "mock decision",
+    title: "a refused entry changes nothing: a new prospectId sent with an invalid field is still unknown afterwards (the next entry creates it)",
+    source: "docs/behaviour.md, The mock: Nothing changes on a rejected request",
+    async run(context) {
+      const prospectId = freshProspectId();
+      expectRefused(await createLog(context, { prospectId, name: "" }));
+      const next = await createLog(context, { prospectId });
+      expectAccepted(next, 201);
+      expectEqual(next.answer.body.createdProspect, true, "createdProspect (the refused entry made no prospect)", next);
     },
   },
   {

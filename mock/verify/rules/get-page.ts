@@ -5,30 +5,12 @@
  * @module
  */
 import { expectContract, expectEqual, expectProblem, expectStatus, isExactTimestamp, withoutRequestId } from "../expect.js";
-import { pagePath } from "../inputs.js";
-import { type ContractRule, type Exchange, expectThat, RuleSkipped, type VerifyContext } from "../rule.js";
+import { pagePath, readPage } from "../inputs.js";
+import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
 import { MISSING } from "./samples.js";
 
 const operation = "getPage" as const;
 const source = "docs/behaviour.md, Get page";
-
-/** The page given with `--page`, read once per run. */
-function givenPage(context: VerifyContext): Promise<Exchange> {
-  return context.once("page", async () => {
-    const { pageGroupId, pageId } = context.page!;
-    return context.send("GET", pagePath(pageGroupId, pageId));
-  });
-}
-
-/** The page's answer, for a rule that reads its fields: a 404 means the input is wrong (exit code 2). */
-async function readPage(context: VerifyContext): Promise<Exchange> {
-  const exchange = await givenPage(context);
-  if (exchange.answer.status === 404) {
-    const { pageGroupId, pageId } = context.page!;
-    throw new RuleSkipped(`the deployment does not know --page ${pageGroupId}/${pageId} with this key (GET answered 404)`, true);
-  }
-  return exchange;
-}
 
 /** Every character of an ID percent-encoded (`page` → `%70%61%67%65`). */
 const encodedWhole = (id: string) =>

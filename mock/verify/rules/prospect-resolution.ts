@@ -142,6 +142,20 @@ export const prospectResolutionRules: readonly ContractRule[] = [
     },
   },
   {
+    id: "create.resolution-tenant-scope",
+    operation,
+    class: "mock decision",
+    title: "prospects belong to their tenant: a prospectId one tenant uses is unknown to another, whose entry creates its own prospect with it",
+    source: "docs/behaviour.md, Authentication and tenancy",
+    needs: ["otherTenantKey"],
+    async run(context) {
+      const prospectId = await madeWith(context, {});
+      const theirs = await createLog(context, { prospectId }, { key: "other-tenant" });
+      expectAccepted(theirs, 201);
+      expectEqual([theirs.answer.body.prospectId, theirs.answer.body.createdProspect], [prospectId, true], "a new prospect of that tenant", theirs);
+    },
+  },
+  {
     id: "create.resolution-new-prospect",
     operation,
     class: "mock decision",

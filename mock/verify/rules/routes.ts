@@ -6,6 +6,7 @@
  */
 import { API_PREFIX } from "../../../src/operations.js";
 import { expectEqual, expectProblem, expectStatus } from "../expect.js";
+import { readPage } from "../inputs.js";
 import { type ContractRule, expectThat, shown } from "../rule.js";
 import { allowOf, OPERATION_SAMPLES, sampleOf } from "./samples.js";
 
@@ -62,7 +63,7 @@ export const routeRules: readonly ContractRule[] = [
     source: "docs/behaviour.md, Errors",
     needs: ["page"],
     async run(context) {
-      const get = await context.send("GET", page.path(context));
+      const get = await readPage(context);
       expectStatus(get, 200);
       const head = await context.send("HEAD", page.path(context));
       expectStatus(head, 200);

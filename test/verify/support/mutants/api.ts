@@ -190,6 +190,15 @@ export const API_MUTANTS: readonly Mutant[] = [
     ),
   },
   {
+    name: "every JSON limit error is listed, past 100",
+    rule: "body.json-limits",
+    make: onAnswer(
+      (_, response) => response.status === 400,
+      (response) =>
+        changed(response, { body: (body) => (body.errors?.length === 100 ? { ...body, errors: [...body.errors, body.errors[0]] } : body) }),
+    ),
+  },
+  {
     name: "JSON syntax is checked before the media type",
     rule: "errors.check-order",
     make: () => async (request, next) => {

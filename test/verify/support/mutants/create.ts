@@ -37,6 +37,14 @@ export const CREATE_MUTANTS: readonly Mutant[] = [
     make: onCreateBody((body) => (body.payload === undefined ? { ...body, payload: {} } : undefined)),
   },
   {
+    name: "a payload with a __proto__ key is refused",
+    rule: "create.payload-free",
+    make: () => async (request, next) =>
+      operationOf(request) === "create" && (await request.clone().text()).includes('"__proto__"')
+        ? problem("invalid_request", "payload must not have the key __proto__.")
+        : next(request),
+  },
+  {
     name: "a number is taken for a string",
     rule: "create.field-types",
     make: onCreateBody((body) => (typeof body.source === "number" ? { ...body, source: String(body.source) } : undefined)),
@@ -48,6 +56,17 @@ export const CREATE_MUTANTS: readonly Mutant[] = [
       (request, response) => operationOf(request) === "create" && response.status === 400,
       (response) => changed(response, { body: (body) => ({ ...body, ...(body.errors && { errors: body.errors.slice(0, 1) }) }) }),
     ),
+  },
+  {
+    name: "a refused entry still creates its prospect",
+    rule: "create.refused-changes-nothing",
+    make: () => async (request, next) => {
+      const response = await next(request.clone());
+      const body = operationOf(request) === "create" && response.status === 400 ? await bodyOf(request) : undefined;
+      if (typeof body?.prospectId === "string")
+        await next(withJson(request, { source: "prospectkit-verify", payload: {}, prospectId: body.prospectId }));
+      return response;
+    },
   },
   {
     name: "prospectLogIds do not sort by time",
@@ -175,6 +194,21 @@ export const CREATE_MUTANTS: readonly Mutant[] = [
         ? (({ phoneNumber: _, ...rest }) => rest)(body)
         : undefined,
     ),
+  },
+  {
+    name: "prospects are shared by every tenant",
+    rule: "create.resolution-tenant-scope",
+    make: () => {
+      const made = new Set<string>();
+      return async (request, next) => {
+        const response = await next(request.clone());
+        if (!isCreated(request, response)) return response;
+        const { prospectId } = await response.clone().json();
+        if (request.headers.get("x-api-key") === KEYS.a) made.add(prospectId);
+        else if (made.has(prospectId)) return changed(response, { body: (body) => ({ ...body, createdProspect: false }) });
+        return response;
+      };
+    },
   },
   {
     name: "entries without an identifier share one prospect",
