@@ -148,7 +148,11 @@ export function createHttpContext(options: HttpContextOptions): HttpContext {
     }
     const answer: Answer = { status: response.status, headers: answerHeaders, body: parsed, text };
     const shownBody =
-      sendOptions.json !== undefined ? JSON.parse(redact(JSON.stringify(sendOptions.json))) : body === undefined ? undefined : redact(shownRaw(body));
+      sendOptions.json !== undefined
+        ? redactors.reduce((value, redactor) => redactor.json(value), sendOptions.json)
+        : body === undefined
+          ? undefined
+          : redact(shownRaw(body));
     const request: SentRequest = {
       method,
       path: redact(path),
