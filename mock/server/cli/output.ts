@@ -20,6 +20,8 @@ export interface BannerInput {
   readonly apiKey: string;
   readonly otherKeys: number;
   readonly developmentKey: boolean;
+  /** The environment variable the key was read from: the banner names it and its commands use it, and never print the key. */
+  readonly keyVariable?: string | undefined;
   /** The first page and webhook subscription, if any. */
   readonly page: { readonly pageGroupId: string; readonly pageId: string } | undefined;
   readonly subscriptionId: string | undefined;
@@ -58,10 +60,15 @@ export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-function curl(method: string, url: string, apiKey: string, body?: unknown): string {
+/** The `-H` word of the printed commands: the key itself, or the shell variable it was read from. */
+function keyHeader({ apiKey, keyVariable }: Pick<BannerInput, "apiKey" | "keyVariable">): string {
+  return keyVariable === undefined ? shellQuote(`x-api-key: ${apiKey}`) : `"x-api-key: $${keyVariable}"`;
+}
+
+function curl(method: string, url: string, header: string, body?: unknown): string {
   const words = ["curl", "-sS"];
   if (method !== "GET") words.push("-X", method);
-  words.push(shellQuote(url), "-H", shellQuote(`x-api-key: ${apiKey}`));
+  words.push(shellQuote(url), "-H", header);
   if (body !== undefined) words.push("-H", shellQuote("content-type: application/json"), "-d", shellQuote(JSON.stringify(body)));
   return `  ${words.join(" ")}`;
 }
@@ -72,7 +79,8 @@ function curl(method: string, url: string, apiKey: string, body?: unknown): stri
  * @returns the text, ending with a newline
  */
 export function banner(input: BannerInput): string {
-  const { url, apiKey, page, subscriptionId } = input;
+  const { url, page, subscriptionId } = input;
+  const header = keyHeader(input);
   const keyNote = input.developmentKey
     ? " (the development key; choose your own with --api-key)"
     : input.otherKeys > 0
@@ -87,7 +95,7 @@ export function banner(input: BannerInput): string {
   return [
     `prospectkit-mock ${input.version} listening on ${url}`,
     "",
-    `  API key       ${apiKey}${keyNote}`,
+    `  API key       ${input.keyVariable === undefined ? input.apiKey : `from $${input.keyVariable} (not printed)`}${keyNote}`,
     `  Page          ${page ? `${page.pageGroupId} / ${page.pageId}` : "none yet (load some with --data, or POST /__mock/pages)"}`,
     `  Subscription  ${subscriptionId ?? "none yet (load one with --data, or POST /__mock/webhook_subscriptions)"}`,
     `  OpenAPI       ${url}${OPENAPI_PATH}`,
@@ -104,17 +112,17 @@ export function banner(input: BannerInput): string {
       : []),
     "",
     "Create a prospect log entry:",
-    curl(createProspectLogRoute.method, url + createProspectLogRoute.path, apiKey, SAMPLE_PROSPECT_LOG),
+    curl(createProspectLogRoute.method, url + createProspectLogRoute.path, header, SAMPLE_PROSPECT_LOG),
     "Get a page with its published version:",
-    curl(getPageRoute.method, url + pagePath, apiKey),
+    curl(getPageRoute.method, url + pagePath, header),
     "Update a webhook subscription:",
-    curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, apiKey, { active: false }),
+    curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, header, { active: false }),
     "List the stored prospect log entries (control API):",
-    curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, apiKey),
+    curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, header),
     ...(input.webhooks?.inboxUrl
       ? [
           "See the webhooks the subscription delivered to the built-in inbox, verified (publish a version to add one):",
-          curl("GET", input.webhooks.inboxUrl, apiKey),
+          curl("GET", input.webhooks.inboxUrl, header),
         ]
       : []),
     "",
