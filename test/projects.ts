@@ -8,6 +8,7 @@ export const PROJECTS = {
   cli: [
     "test/server/{cli,curl,delivery-resources,docs,early-answers,proxy-cli,security-data,security-edge,start-script,state-file-cli,verify,webhook-control,webhook-delivery}.test.ts",
     "test/abuse/hostile-http.test.ts",
+    "test/verify/{mutation,request-set}.test.ts",
   ],
   /** Every example of the README and the guides, run as written; TSDoc and changesets. */
   docs: ["test/docs/**/*.test.ts"],
