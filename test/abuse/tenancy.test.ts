@@ -178,6 +178,13 @@ const CONTROL_ROWS: readonly ControlRow[] = [
   // A reset with a tenant's key resets that tenant only: the other's data stays as it was.
   { operationId: "resetMock", request: () => ({ method: "POST", path: "/__mock/reset" }), expect: { like: "own", status: 200 } },
   { operationId: "createIsolatedTenant", request: () => ({ method: "POST", path: "/__mock/tenants" }), expect: { like: "own", status: 201 } },
+  { operationId: "getTenant", request: () => ({ method: "GET", path: "/__mock/tenant" }), expect: { like: "own", status: 200 } },
+  // Another start tenant is never deleted, and answers like a tenant that does not exist.
+  {
+    operationId: "deleteTenant",
+    request: (_, t) => ({ method: "DELETE", path: `/__mock/tenants/${t.tenantId}` }),
+    expect: { like: "missing", status: 404 },
+  },
   // An ID is per tenant: the other tenant's is as free as an unused one, and the record is the caller's.
   {
     operationId: "createPageGroup",
