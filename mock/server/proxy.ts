@@ -5,11 +5,14 @@
  * forwarded to the target with the caller's `x-api-key` (never logged or stored: the log keeps
  * bodies with the key taken out), and each request and answer is checked against the API's
  * schemas by the same check `verify` uses (mock/verify/exchange.ts); what they break is logged as
- * the entry's `violations`. With `fallback`, a target that does not answer (refused, timed out) or
- * has no such route (a 404 that is not a problem body) is answered by the mock, marked as such.
+ * the entry's `violations`. The entry's `requestId` is the target's `x-request-id` (what the client
+ * received), the proxy's own beside it; a body longer than the log keeps is kept as a prefix with
+ * its full size, so the log's memory stays bounded whatever flows through. With `fallback`, a
+ * target that does not answer (refused, timed out) or has no such route (a 404 that is not a
+ * problem body) is answered by the mock, marked as such.
  * @module
  */
-import { API_KEY_HEADER } from "../../src/headers.js";
+import { API_KEY_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
 import { createRedactor } from "../../src/redact.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
@@ -17,6 +20,7 @@ import type { MockCore } from "../create-mock-api.js";
 import { operationRoute } from "../operations/index.js";
 import { problem, type Reply } from "../pipeline/reply.js";
 import type { MockRequest } from "../pipeline/request.js";
+import { loggedBody } from "../pipeline/request-log.js";
 import type { Route } from "../pipeline/route.js";
 import { answerViolations, requestViolations } from "../verify/exchange.js";
 
@@ -126,11 +130,26 @@ export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
         onExchange?.({ operation: row.name, status: response.status, requestBody: clean(requestBody), responseBody: clean(responseBody) });
         const passed: Record<string, string> = {};
         for (const [name, value] of response.headers) if (!DROPPED.has(name)) passed[name] = value;
+        const sent = loggedBody(requestText, requestBody);
+        const answered = loggedBody(text, responseBody);
+        const seenId = response.headers.get(REQUEST_ID_HEADER);
         return {
           status: response.status,
           text,
           headers: passed,
-          log: { requestBody: clean(requestBody), responseBody: clean(responseBody), violations, answeredBy: "target" },
+          log: {
+            requestBody: clean(sent.body),
+            responseBody: clean(answered.body),
+            violations,
+            answeredBy: "target",
+            ...(seenId !== null && { requestId: seenId }),
+            ...((sent.size !== undefined || answered.size !== undefined) && {
+              truncated: {
+                ...(sent.size !== undefined && { requestBody: sent.size }),
+                ...(answered.size !== undefined && { responseBody: answered.size }),
+              },
+            }),
+          },
         };
       },
     }),
