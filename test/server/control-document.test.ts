@@ -11,8 +11,6 @@
 import { Document, Spectral } from "@stoplight/spectral-core";
 import * as Parsers from "@stoplight/spectral-parsers";
 import { oas } from "@stoplight/spectral-rulesets";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTROL_ROUTES } from "../../mock/control/routes.js";
@@ -20,15 +18,13 @@ import { OPERATIONS } from "../../mock/core.js";
 import { createControlOpenApiDocument, createOpenApiDocument } from "../../mock/openapi/document.js";
 import { MATCH_FIELDS } from "../../mock/pipeline/fault-match.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
-import { undescribedAnswers, watchControlAnswers } from "./support/control-answers.js";
+import { controlValidator, undescribedAnswers, watchControlAnswers } from "./support/control-answers.js";
 
 const KEY = "key_control_document";
 const watched = watchControlAnswers();
 let server: MockServer;
 const control = createControlOpenApiDocument() as any;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-(addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-ajv.addSchema(control, "control.json");
+const ajv = controlValidator(control);
 
 beforeAll(async () => {
   server = await startMockServer({ port: 0, apiKeys: [KEY] });

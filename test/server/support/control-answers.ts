@@ -70,15 +70,21 @@ function operationOf(document: any, method: string, path: string): { template: s
   return undefined;
 }
 
+/** An ajv validator holding the control document under `control.json` (reach a schema with `getSchema("control.json#/<pointer>")`). */
+export function controlValidator(document: object = createControlOpenApiDocument()): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+  ajv.addSchema(document, "control.json");
+  return ajv;
+}
+
 /**
  * Checks answers against the control document.
  * @returns one line per answer the document does not describe (empty when it describes them all), and how many were checked
  */
 export function undescribedAnswers(answers: readonly ControlAnswer[]): { readonly problems: string[]; readonly checked: number } {
   const document = createControlOpenApiDocument() as any;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-  ajv.addSchema(document, "control.json");
+  const ajv = controlValidator(document);
   const problems: string[] = [];
   let checked = 0;
   for (const answer of answers) {
@@ -92,7 +98,7 @@ export function undescribedAnswers(answers: readonly ControlAnswer[]): { readonl
       continue;
     }
     const response = documented.$ref === undefined ? documented : document.components.responses[documented.$ref.split("/").at(-1)];
-    const mediaType = answer.contentType?.split(";")[0]!.trim() ?? "";
+    const mediaType = (answer.contentType ?? "").split(";")[0]!.trim();
     if (response.content?.[mediaType] === undefined) {
       problems.push(`${where}: media type ${mediaType || "none"} not documented`);
       continue;
