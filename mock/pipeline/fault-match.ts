@@ -49,8 +49,8 @@ export const MATCH_FIELDS: Readonly<
 ) as never;
 
 /**
- * The JSON Schema of what {@link compileMatch} accepts, beside a fault's other fields: no match,
- * an empty one, or one branch per operation naming only its fields (`propertyNames`), each with a
+ * The JSON Schema of what {@link compileMatch} accepts, beside a fault's other fields: no match
+ * or an empty one, or one branch per operation naming only its fields (`propertyNames`), each with a
  * value of its type (a path parameter a string; a body field its type, or null). The control API's
  * OpenAPI document states it, so a client validating with the document agrees with the server.
  */
@@ -69,7 +69,8 @@ export function matchJsonSchema(): Record<string, unknown> {
       },
     },
   }));
-  return { anyOf: [{ not: { required: ["match"] } }, { properties: { match: { maxProperties: 0 } } }, ...branches] };
+  // No match, or an empty one, with any operation (`properties` applies only to a field that is there).
+  return { anyOf: [{ properties: { match: { maxProperties: 0 } } }, ...branches] };
 }
 
 /** A checked match, split by where its fields are read. */
