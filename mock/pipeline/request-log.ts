@@ -77,7 +77,7 @@ export interface LoggedRequest {
   proxyRequestId?: string | undefined;
   /**
    * The validating proxy only: the full size in bytes of each body longer than the log keeps
-   * ({@link LOGGED_BODY_LIMIT}); that body's field holds its first bytes as text.
+   * (64 KiB); that body's field holds its first bytes as text.
    */
   truncated?: { requestBody?: number | undefined; responseBody?: number | undefined } | undefined;
 }

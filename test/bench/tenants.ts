@@ -1,0 +1,181 @@
+/**
+ * Issue 32's benchmark, on the BUILT package: what 100,000 tenants cost the requests of one, and
+ * what the validating proxy keeps of large answers. Each side is a fresh server process
+ * (`startMockServer` from dist/) holding one measured tenant, and either no other tenant or
+ * 100,000 tenants made by `api.isolate()`, each with a subscription pointing at an inbox name of
+ * its own, a logged request and its key. Measured over HTTP from this process, sequentially,
+ * medians of many requests:
+ * (a) an inbox receive (an unsigned request to a name the measured tenant points at);
+ * (b) GET page while 4 keyless clients post to an inbox name nobody points at (the issue's case);
+ * (c) `GET /__mock/requests` of the measured tenant (12 entries);
+ * each with 100k tenants against none, target <= 1.2. (d) the proxy's RSS after 20 answers of
+ * 50 MiB against its RSS idle (after full GCs, in one process with its target), target <= 1.2.
+ */
+import { spawn } from "node:child_process";
+import { atMost, type Benchmark, info, median } from "./report.ts";
+
+const DIST = new URL("../../dist/mock/server/index.js", import.meta.url).href;
+const KEY = "pk_bench_tenants";
+const TENANTS = 100_000;
+const SAMPLES = 400;
+
+/** A server with the measured tenant and `tenants` others; prints `listening on URL` once they are made. */
+const SERVER_CHILD = `
+const [dist, key, count] = process.argv.slice(1);
+const { startMockServer } = await import(dist);
+const server = await startMockServer({
+  port: 0,
+  apiKeys: [key],
+  maxTenants: Number(count) + 1,
+  webhooks: { deliver: false },
+  fixtures(state, { url }) {
+    state.pageGroups.create({ id: "pagegroup_bench" });
+    state.pages.create({ id: "page_bench", pageGroupId: "pagegroup_bench", customName: "Bench" });
+    state.webhookSubscriptions.create({ id: "webhooksubscription_bench", url: url + "/__mock/inbox/measured" });
+  },
+});
+const { api } = server;
+for (let i = 0; i < Number(count); i++) {
+  const tenant = api.isolate();
+  api.state.webhookSubscriptions.create({ id: "webhooksubscription_bench", url: server.url + "/__mock/inbox/t" + i, tenantId: tenant.tenantId });
+  await api.fetch(server.url + "/v0/page_groups/pagegroup_bench/pages/page_bench", { headers: { "x-api-key": tenant.apiKey } });
+}
+for (let i = 0; i < 12; i++) await api.fetch(server.url + "/v0/page_groups/pagegroup_bench/pages/page_bench", { headers: { "x-api-key": key } });
+console.log("listening on " + server.url);
+`;
+
+/** The proxy and a target answering 50 MiB pages, in one process: its RSS idle and after 20 answers, after full GCs. */
+const PROXY_CHILD = `
+const [dist, key] = process.argv.slice(1);
+const { createServer } = await import("node:http");
+const { startMockServer } = await import(dist);
+const settle = async () => {
+  for (let i = 0; i < 4; i++) { globalThis.gc(); await new Promise((done) => setTimeout(done, 100)); }
+  return process.memoryUsage().rss;
+};
+const page = Buffer.from(JSON.stringify({
+  pageId: "page_big", pageGroupId: "pagegroup_big", tenantId: "tenant_big", createdAt: "2024-02-29T12:00:00.000Z",
+  effectiveName: "n", customName: "x".repeat(50 * 1024 * 1024), computedName: "n", supplementaryContext: null,
+  publishedVersion: { versionId: null, versionNumber: null, publishedAt: null },
+}));
+const target = createServer((req, res) => {
+  req.resume().on("end", () => {
+    res.writeHead(200, { "content-type": "application/json", "x-request-id": "req_target", "content-length": page.length });
+    res.end(page);
+  });
+});
+await new Promise((done) => target.listen(0, "127.0.0.1", done));
+const proxy = await startMockServer({ port: 0, apiKeys: [key], webhooks: { deliver: false }, proxy: { target: "http://127.0.0.1:" + target.address().port } });
+const path = proxy.url + "/v0/page_groups/pagegroup_big/pages/page_big";
+await (await fetch(path, { headers: { "x-api-key": key } })).arrayBuffer(); // warm: the same code paths loaded on both sides
+await proxy.api.reset();
+const idle = await settle();
+for (let i = 0; i < 20; i++) {
+  const response = await fetch(path, { headers: { "x-api-key": key } });
+  if ((await response.arrayBuffer()).byteLength !== page.length) throw new Error("the answer was cut");
+}
+if (proxy.api.requests.size !== 20) throw new Error("not logged");
+const after = await settle();
+console.log(JSON.stringify({ idle, after }));
+await proxy.close();
+target.close();
+`;
+
+/** Starts a server child and waits for its URL. */
+function serverWith(tenants: number): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", SERVER_CHILD, DIST, KEY, String(tenants)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ url: match[1]!, stop: () => child.kill("SIGTERM") });
+    });
+    child.once("exit", (code) => reject(new TypeError(`the server child exited with ${code} before listening`)));
+  });
+}
+
+/** Milliseconds of each of `count` sequential calls of `send`, after a warm-up. */
+async function timings(count: number, send: () => Promise<Response>): Promise<number[]> {
+  for (let i = 0; i < 50; i++) await (await send()).arrayBuffer();
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await (await send()).arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** The three request figures of one side: p50 ms of an inbox receive, of GET page under keyless inbox load, of GET /__mock/requests. */
+async function measure(url: string): Promise<{ receive: number; page: number; requests: number }> {
+  const unsigned = (name: string) =>
+    fetch(`${url}/__mock/inbox/${name}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"id":"forged"}' });
+  const receive = median(await timings(SAMPLES, () => unsigned("measured")));
+  let loading = true;
+  const load = Array.from({ length: 4 }, async () => {
+    while (loading) await (await unsigned("nobody-points-here")).arrayBuffer();
+  });
+  const page = median(await timings(SAMPLES, () => fetch(`${url}/v0/page_groups/pagegroup_bench/pages/page_bench`, { headers: { "x-api-key": KEY } })));
+  loading = false;
+  await Promise.all(load);
+  const requests = median(await timings(SAMPLES, () => fetch(`${url}/__mock/requests`, { headers: { "x-api-key": KEY } })));
+  return { receive, page, requests };
+}
+
+/** The proxy's RSS idle and after 20 answers of 50 MiB. */
+async function proxyMemory(): Promise<{ idle: number; after: number }> {
+  const child = spawn(process.execPath, ["--expose-gc", "--input-type=module", "-e", PROXY_CHILD, DIST, KEY], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  const code = await new Promise<number | null>((done) => child.once("exit", done));
+  if (code !== 0) throw new TypeError(`the proxy child exited with ${code}`);
+  return JSON.parse(out.trim().split("\n").pop()!) as { idle: number; after: number };
+}
+
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+const benchmark: Benchmark = {
+  name: "tenants",
+  async run() {
+    const none = await serverWith(0);
+    let alone: Awaited<ReturnType<typeof measure>>;
+    try {
+      alone = await measure(none.url);
+    } finally {
+      none.stop();
+    }
+    const started = performance.now();
+    const many = await serverWith(TENANTS);
+    const made = performance.now() - started;
+    let crowded: Awaited<ReturnType<typeof measure>>;
+    try {
+      crowded = await measure(many.url);
+    } finally {
+      many.stop();
+    }
+    const memory = await proxyMemory();
+    const with100k = `with ${TENANTS.toLocaleString("en-US")} tenants vs none`;
+    return [
+      atMost(`(a) inbox receive p50, unsigned, ${with100k}`, ms(crowded.receive), ms(alone.receive), crowded.receive / alone.receive, 1.2),
+      atMost(
+        `(b) GET page p50 while 4 keyless clients post to an unused inbox name, ${with100k}`,
+        ms(crowded.page),
+        ms(alone.page),
+        crowded.page / alone.page,
+        1.2,
+      ),
+      atMost(`(c) GET /__mock/requests p50 (12 own entries), ${with100k}`, ms(crowded.requests), ms(alone.requests), crowded.requests / alone.requests, 1.2),
+      atMost("(d) proxy RSS after 20 answers of 50 MiB vs idle (after full GCs)", mib(memory.after), mib(memory.idle), memory.after / memory.idle, 1.2),
+      info(
+        "load",
+        `${SAMPLES} sequential requests per figure over HTTP after 50 warm-up ones, medians; ${TENANTS.toLocaleString("en-US")} tenants made with api.isolate() in ${(made / 1000).toFixed(1)} s, each with a subscription to its own inbox name, a key and a logged request`,
+      ),
+    ];
+  },
+};
+
+export default benchmark;
