@@ -96,11 +96,29 @@ export const LOGGED_BODY_LIMIT = 64 * 1024;
  */
 export function loggedBody(text: string, parsed: unknown): { readonly body: unknown; readonly size?: number } {
   if (text.length <= LOGGED_BODY_LIMIT / 3) return { body: parsed }; // at most 3 bytes a UTF-16 unit: short enough whatever it holds
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.length <= LOGGED_BODY_LIMIT) return { body: parsed };
-  // A decoder that drops an incomplete last character: the prefix is valid text.
-  const prefix = new TextDecoder().decode(bytes.subarray(0, LOGGED_BODY_LIMIT)).replace(/\uFFFD$/, "");
-  return { body: prefix, size: bytes.length };
+  const size = utf8Length(text);
+  if (size <= LOGGED_BODY_LIMIT) return { body: parsed };
+  // Only the prefix is encoded (never the whole body: it may be 50 MiB); a decoder drops a character cut in half.
+  const bytes = new TextEncoder().encode(text.slice(0, LOGGED_BODY_LIMIT)).subarray(0, LOGGED_BODY_LIMIT);
+  return { body: new TextDecoder().decode(bytes).replace(/\uFFFD$/, ""), size };
+}
+
+/** The length of a text in UTF-8, counted without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i += 1;
+      } else bytes += 3;
+    } else bytes += 3; // a lone surrogate is encoded as U+FFFD, 3 bytes
+  }
+  return bytes;
 }
 
 /** `api.requests`: the latest requests answered since creation or the last reset (at most the mock's `retainedRequests` per tenant), oldest first. */

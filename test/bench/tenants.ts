@@ -8,10 +8,14 @@
  * (a) an inbox receive (an unsigned request to a name the measured tenant points at);
  * (b) GET page while 4 keyless clients post to an inbox name nobody points at (the issue's case);
  * (c) `GET /__mock/requests` of the measured tenant (12 entries);
- * each with 100k tenants against none, target <= 1.2. (d) the proxy's RSS after 20 answers of
- * 50 MiB against its RSS idle (after full GCs, in one process with its target), target <= 1.2.
+ * each with 100k tenants against none, target <= 1.2 (the side without tenants is measured twice,
+ * the first a warm-up of this process's client). (d) the proxy's RSS after 20 answers of 50 MiB
+ * against its RSS idle (after full GCs; the proxy alone in its process), target <= 1.2.
  */
 import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { atMost, type Benchmark, info, median } from "./report.ts";
 
 const DIST = new URL("../../dist/mock/server/index.js", import.meta.url).href;
@@ -44,42 +48,39 @@ for (let i = 0; i < 12; i++) await api.fetch(server.url + "/v0/page_groups/pageg
 console.log("listening on " + server.url);
 `;
 
-/** The proxy and a target answering 50 MiB pages, in one process: its RSS idle and after 20 answers, after full GCs. */
+/**
+ * The proxy alone in its process, in front of `target`: it prints its URL, then its RSS after
+ * full GCs each time a line arrives on stdin (idle, then after the answers this bench fetched).
+ */
 const PROXY_CHILD = `
-const [dist, key] = process.argv.slice(1);
-const { createServer } = await import("node:http");
+const [dist, key, target] = process.argv.slice(1);
 const { startMockServer } = await import(dist);
+const proxy = await startMockServer({ port: 0, apiKeys: [key], webhooks: { deliver: false }, proxy: { target } });
 const settle = async () => {
   for (let i = 0; i < 4; i++) { globalThis.gc(); await new Promise((done) => setTimeout(done, 100)); }
-  return process.memoryUsage().rss;
+  return process.memoryUsage();
 };
-const page = Buffer.from(JSON.stringify({
-  pageId: "page_big", pageGroupId: "pagegroup_big", tenantId: "tenant_big", createdAt: "2024-02-29T12:00:00.000Z",
-  effectiveName: "n", customName: "x".repeat(50 * 1024 * 1024), computedName: "n", supplementaryContext: null,
-  publishedVersion: { versionId: null, versionNumber: null, publishedAt: null },
-}));
-const target = createServer((req, res) => {
-  req.resume().on("end", () => {
-    res.writeHead(200, { "content-type": "application/json", "x-request-id": "req_target", "content-length": page.length });
-    res.end(page);
-  });
+process.stdin.setEncoding("utf8").on("data", async () => {
+  const { rss, heapUsed } = await settle();
+  console.log(JSON.stringify({ rss, heapUsed, logged: proxy.api.requests.size }));
 });
-await new Promise((done) => target.listen(0, "127.0.0.1", done));
-const proxy = await startMockServer({ port: 0, apiKeys: [key], webhooks: { deliver: false }, proxy: { target: "http://127.0.0.1:" + target.address().port } });
-const path = proxy.url + "/v0/page_groups/pagegroup_big/pages/page_big";
-await (await fetch(path, { headers: { "x-api-key": key } })).arrayBuffer(); // warm: the same code paths loaded on both sides
-await proxy.api.reset();
-const idle = await settle();
-for (let i = 0; i < 20; i++) {
-  const response = await fetch(path, { headers: { "x-api-key": key } });
-  if ((await response.arrayBuffer()).byteLength !== page.length) throw new Error("the answer was cut");
-}
-if (proxy.api.requests.size !== 20) throw new Error("not logged");
-const after = await settle();
-console.log(JSON.stringify({ idle, after }));
-await proxy.close();
-target.close();
+console.log("listening on " + proxy.url);
 `;
+
+/** A page whose custom name is 50 MiB: an answer as large as the issue's. */
+const BIG_PAGE = Buffer.from(
+  JSON.stringify({
+    pageId: "page_big",
+    pageGroupId: "pagegroup_big",
+    tenantId: "tenant_big",
+    createdAt: "2024-02-29T12:00:00.000Z",
+    effectiveName: "n",
+    customName: "x".repeat(50 * 1024 * 1024),
+    computedName: "n",
+    supplementaryContext: null,
+    publishedVersion: { versionId: null, versionNumber: null, publishedAt: null },
+  }),
+);
 
 /** Starts a server child and waits for its URL. */
 function serverWith(tenants: number): Promise<{ url: string; stop(): void }> {
@@ -118,21 +119,61 @@ async function measure(url: string): Promise<{ receive: number; page: number; re
   const load = Array.from({ length: 4 }, async () => {
     while (loading) await (await unsigned("nobody-points-here")).arrayBuffer();
   });
-  const page = median(await timings(SAMPLES, () => fetch(`${url}/v0/page_groups/pagegroup_bench/pages/page_bench`, { headers: { "x-api-key": KEY } })));
+  const page = median(
+    await timings(SAMPLES, () => fetch(`${url}/v0/page_groups/pagegroup_bench/pages/page_bench`, { headers: { "x-api-key": KEY } })),
+  );
   loading = false;
   await Promise.all(load);
   const requests = median(await timings(SAMPLES, () => fetch(`${url}/__mock/requests`, { headers: { "x-api-key": KEY } })));
   return { receive, page, requests };
 }
 
-/** The proxy's RSS idle and after 20 answers of 50 MiB. */
-async function proxyMemory(): Promise<{ idle: number; after: number }> {
-  const child = spawn(process.execPath, ["--expose-gc", "--input-type=module", "-e", PROXY_CHILD, DIST, KEY], { stdio: ["ignore", "pipe", "inherit"] });
-  let out = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-  const code = await new Promise<number | null>((done) => child.once("exit", done));
-  if (code !== 0) throw new TypeError(`the proxy child exited with ${code}`);
-  return JSON.parse(out.trim().split("\n").pop()!) as { idle: number; after: number };
+/** The proxy's RSS idle and after 20 answers of 50 MiB (the target and the client in this process, the proxy alone in its own). */
+async function proxyMemory(): Promise<{ idle: number; after: number; heapIdle: number; heapAfter: number }> {
+  const target = createServer((request, response) => {
+    request.resume().on("end", () => {
+      response.writeHead(200, { "content-type": "application/json", "x-request-id": "req_target", "content-length": BIG_PAGE.length });
+      response.end(BIG_PAGE);
+    });
+  });
+  await once(target.listen(0, "127.0.0.1"), "listening");
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "--input-type=module", "-e", PROXY_CHILD, DIST, KEY, `http://127.0.0.1:${(target.address() as AddressInfo).port}`],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const lines: string[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    for (const line of chunk.split("\n").filter(Boolean)) {
+      if (waiting === undefined) lines.push(line);
+      else {
+        waiting(line);
+        waiting = undefined;
+      }
+    }
+  });
+  const next = () => (lines.length > 0 ? Promise.resolve(lines.shift()!) : new Promise<string>((resolve) => (waiting = resolve)));
+  const rss = async () => {
+    child.stdin.write("rss\n");
+    return JSON.parse(await next()) as { rss: number; heapUsed: number; logged: number };
+  };
+  try {
+    const url = /listening on (\S+)/.exec(await next())![1]!;
+    const page = `${url}/v0/page_groups/pagegroup_big/pages/page_big`;
+    await (await fetch(page, { headers: { "x-api-key": KEY } })).arrayBuffer(); // the same code loaded on both sides
+    const idle = await rss();
+    for (let i = 0; i < 20; i++) {
+      const answer = await (await fetch(page, { headers: { "x-api-key": KEY } })).arrayBuffer();
+      if (answer.byteLength !== BIG_PAGE.length) throw new TypeError("the proxy cut the answer");
+    }
+    const after = await rss();
+    if (after.logged !== 21) throw new TypeError(`the proxy logged ${after.logged} answers, not 21`);
+    return { idle: idle.rss, after: after.rss, heapIdle: idle.heapUsed, heapAfter: after.heapUsed };
+  } finally {
+    child.kill("SIGTERM");
+    target.close();
+  }
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
@@ -144,6 +185,7 @@ const benchmark: Benchmark = {
     const none = await serverWith(0);
     let alone: Awaited<ReturnType<typeof measure>>;
     try {
+      await measure(none.url); // warms this process's client, so neither side pays for it
       alone = await measure(none.url);
     } finally {
       none.stop();
@@ -168,8 +210,20 @@ const benchmark: Benchmark = {
         crowded.page / alone.page,
         1.2,
       ),
-      atMost(`(c) GET /__mock/requests p50 (12 own entries), ${with100k}`, ms(crowded.requests), ms(alone.requests), crowded.requests / alone.requests, 1.2),
-      atMost("(d) proxy RSS after 20 answers of 50 MiB vs idle (after full GCs)", mib(memory.after), mib(memory.idle), memory.after / memory.idle, 1.2),
+      atMost(
+        `(c) GET /__mock/requests p50 (12 own entries), ${with100k}`,
+        ms(crowded.requests),
+        ms(alone.requests),
+        crowded.requests / alone.requests,
+        1.2,
+      ),
+      atMost(
+        "(d) proxy RSS after 20 answers of 50 MiB vs idle (after full GCs)",
+        mib(memory.after),
+        mib(memory.idle),
+        memory.after / memory.idle,
+        1.2,
+      ),
       info(
         "load",
         `${SAMPLES} sequential requests per figure over HTTP after 50 warm-up ones, medians; ${TENANTS.toLocaleString("en-US")} tenants made with api.isolate() in ${(made / 1000).toFixed(1)} s, each with a subscription to its own inbox name, a key and a logged request`,
