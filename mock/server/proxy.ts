@@ -61,6 +61,29 @@ function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * The body of an answer as bytes, each chunk copied into one buffer as it arrives (sized by the
+ * answer's `content-length`, else grown by doubling): no network chunk is held once copied, so a
+ * 50 MiB answer never has its 50 MiB of read buffers alive at once, memory a process's allocator
+ * would keep afterwards (the proxy's resident memory would grow with every large answer).
+ */
+async function readBytes(response: Response): Promise<Uint8Array> {
+  if (response.body === null) return new Uint8Array();
+  const declared = Number(response.headers.get("content-length"));
+  let buffer = new Uint8Array(Number.isSafeInteger(declared) && declared > 0 ? declared : 64 * 1024);
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (size + chunk.length > buffer.length) {
+      const grown = new Uint8Array(Math.max(buffer.length * 2, size + chunk.length));
+      grown.set(buffer.subarray(0, size));
+      buffer = grown;
+    }
+    buffer.set(chunk, size);
+    size += chunk.length;
+  }
+  return buffer.subarray(0, size);
+}
+
 /** A target that has no such route: a 404 that is not the API's problem body (a gateway's or a framework's "Cannot GET"). */
 const isMissingRoute = (status: number, headers: Headers) =>
   status === 404 && headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== PROBLEM_CONTENT_TYPE;
@@ -105,7 +128,7 @@ export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
           if (value !== null) headers.set(name, value);
         }
         let response: Response;
-        let text: string;
+        let received: Uint8Array;
         try {
           response = await send(`${base}${request.path}${request.query === "" ? "" : `?${request.query}`}`, {
             method: request.method,
@@ -114,13 +137,14 @@ export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
             redirect: "manual",
             signal: AbortSignal.timeout(timeoutMs),
           });
-          text = await response.text();
+          received = await readBytes(response);
         } catch (error) {
           if (fallback) return answerFromMock(request, bytes);
           const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
           return problem(requestId, "target_unreachable", `The proxy target ${base} did not answer (${cause}).`);
         }
         if (fallback && isMissingRoute(response.status, response.headers)) return answerFromMock(request, bytes);
+        const text = new TextDecoder().decode(received);
         const responseBody = parseJson(text);
         const violations = [
           ...(row.method === "GET" ? [] : requestViolations(row.name, requestBody)),
@@ -133,9 +157,16 @@ export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
         const sent = loggedBody(requestText, requestBody);
         const answered = loggedBody(text, responseBody);
         const seenId = response.headers.get(REQUEST_ID_HEADER);
+        // The bytes as the target sent them, passed on as they are (never encoded again from the text).
+        passed["content-length"] = String(received.length);
         return {
           status: response.status,
-          text,
+          stream: new ReadableStream<Uint8Array>({
+            start(controller) {
+              if (received.length > 0) controller.enqueue(received);
+              controller.close();
+            },
+          }),
           headers: passed,
           log: {
             requestBody: clean(sent.body),
