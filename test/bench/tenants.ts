@@ -8,8 +8,8 @@
  * (a) an inbox receive (an unsigned request to a name the measured tenant points at);
  * (b) GET page while 4 keyless clients post to an inbox name nobody points at (the issue's case);
  * (c) `GET /__mock/requests` of the measured tenant (12 entries);
- * each with 100k tenants against none, target <= 1.2 (the side without tenants is measured twice,
- * the first a warm-up of this process's client). (d) the proxy's RSS after 20 answers of 50 MiB
+ * each with 100k tenants against none in paired rounds (both servers running, the order
+ * alternating), the median of the rounds' ratios, target <= 1.2. (d) the proxy's RSS after 20 answers of 50 MiB
  * against its RSS idle (after full GCs; the proxy alone in its process), target <= 1.2.
  */
 import { spawn } from "node:child_process";
@@ -21,7 +21,7 @@ import { atMost, type Benchmark, info, median } from "./report.ts";
 const DIST = new URL("../../dist/mock/server/index.js", import.meta.url).href;
 const KEY = "pk_bench_tenants";
 const TENANTS = 100_000;
-const SAMPLES = 400;
+const SAMPLES = 200;
 
 /** A server with the measured tenant and `tenants` others; prints `listening on URL` once they are made. */
 const SERVER_CHILD = `
@@ -111,7 +111,14 @@ async function timings(count: number, send: () => Promise<Response>): Promise<nu
 }
 
 /** The three request figures of one side: p50 ms of an inbox receive, of GET page under keyless inbox load, of GET /__mock/requests. */
-async function measure(url: string): Promise<{ receive: number; page: number; requests: number }> {
+/** The request figures of one side, p50 in milliseconds. */
+interface Figures {
+  readonly receive: number;
+  readonly page: number;
+  readonly requests: number;
+}
+
+async function measure(url: string): Promise<Figures> {
   const unsigned = (name: string) =>
     fetch(`${url}/__mock/inbox/${name}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"id":"forged"}' });
   const receive = median(await timings(SAMPLES, () => unsigned("measured")));
@@ -183,46 +190,43 @@ async function proxyMemory(): Promise<{ idle: number; after: number; heapIdle: n
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
+/** Paired rounds: each figure is measured on both servers in turn (order alternating), per round. */
+const ROUNDS = 5;
+
 const benchmark: Benchmark = {
   name: "tenants",
   async run() {
-    const none = await serverWith(0);
-    let alone: Awaited<ReturnType<typeof measure>>;
-    try {
-      await measure(none.url); // warms this process's client, so neither side pays for it
-      alone = await measure(none.url);
-    } finally {
-      none.stop();
-    }
     const started = performance.now();
     const many = await serverWith(TENANTS);
     const made = performance.now() - started;
-    let crowded: Awaited<ReturnType<typeof measure>>;
+    const none = await serverWith(0);
+    const sides: { none: Figures[]; many: Figures[] } = { none: [], many: [] };
     try {
-      crowded = await measure(many.url);
+      await measure(none.url); // warms this process's client, so neither side pays for it
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const side of round % 2 === 0 ? (["none", "many"] as const) : (["many", "none"] as const)) {
+          sides[side].push(await measure(side === "none" ? none.url : many.url));
+        }
+      }
     } finally {
+      none.stop();
       many.stop();
     }
     const memory = await proxyMemory();
     const with100k = `with ${TENANTS.toLocaleString("en-US")} tenants vs none`;
+    /** A figure's row: medians of each side, and the median of the rounds' ratios with their spread. */
+    const row = (figure: keyof Figures, label: string) => {
+      const ratios = sides.many.map((many, i) => many[figure] / sides.none[i]![figure]);
+      const spread = `rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`;
+      const value = (side: Figures[]) => median(side.map((figures) => figures[figure]));
+      return atMost(`${label}, ${with100k} (${spread})`, ms(value(sides.many)), ms(value(sides.none)), median(ratios), 1.2);
+    };
     return [
-      atMost(`(a) inbox receive p50, unsigned, ${with100k}`, ms(crowded.receive), ms(alone.receive), crowded.receive / alone.receive, 1.2),
+      row("receive", "(a) inbox receive p50, unsigned"),
+      row("page", "(b) GET page p50 while 4 keyless clients post to an unused inbox name"),
+      row("requests", "(c) GET /__mock/requests p50 (12 own entries)"),
       atMost(
-        `(b) GET page p50 while 4 keyless clients post to an unused inbox name, ${with100k}`,
-        ms(crowded.page),
-        ms(alone.page),
-        crowded.page / alone.page,
-        1.2,
-      ),
-      atMost(
-        `(c) GET /__mock/requests p50 (12 own entries), ${with100k}`,
-        ms(crowded.requests),
-        ms(alone.requests),
-        crowded.requests / alone.requests,
-        1.2,
-      ),
-      atMost(
-        "(d) proxy RSS after 20 answers of 50 MiB vs idle (after full GCs)",
+        `(d) proxy RSS after 20 answers of 50 MiB vs idle (after full GCs; heap used ${mib(memory.heapAfter)} vs ${mib(memory.heapIdle)})`,
         mib(memory.after),
         mib(memory.idle),
         memory.after / memory.idle,
@@ -230,7 +234,7 @@ const benchmark: Benchmark = {
       ),
       info(
         "load",
-        `${SAMPLES} sequential requests per figure over HTTP after 50 warm-up ones, medians; ${TENANTS.toLocaleString("en-US")} tenants made with api.isolate() in ${(made / 1000).toFixed(1)} s, each with a subscription to its own inbox name, a key and a logged request`,
+        `${ROUNDS} paired rounds of ${SAMPLES} sequential requests per figure over HTTP (after 50 warm-up ones), medians; ${TENANTS.toLocaleString("en-US")} tenants made with api.isolate() in ${(made / 1000).toFixed(1)} s, each with a subscription to its own inbox name, a key and a logged request`,
       ),
     ];
   },
