@@ -31,10 +31,10 @@ import { loadStore, type SavedState, saveStore } from "./state/saved-state.js";
 import { restoreStore } from "./state/snapshot.js";
 import { createStore, type EventSink, STREAMS, type Store, timestamp } from "./state/store.js";
 import type { TenantData } from "./state/tenant-data.js";
-import { createTenant, newApiKey, replaceTenantData } from "./state/tenants.js";
+import { createTenant, newApiKey, removeTenant, replaceTenantData } from "./state/tenants.js";
 import { createWebhookDispatcher } from "./webhooks/index.js";
 
-export type { IsolatedTenant, MockApi, MockTenant, MockWebhooks, Outcome } from "./mock-api.js";
+export type { IsolatedTenant, MockApi, MockTenant, MockWebhooks, Outcome, WebhookScope } from "./mock-api.js";
 
 /**
  * What the adapters built on the core (the server) reuse from it instead of keeping their own
@@ -64,6 +64,9 @@ export interface MockCore {
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
+
+/** The key of a disposal (`using`): the language's own symbol, or the one TypeScript's helpers use where the runtime has none. */
+const DISPOSE: typeof Symbol.dispose = Symbol.dispose ?? (Symbol.for("Symbol.dispose") as typeof Symbol.dispose);
 
 /** The events of a start state built apart (a tenant's reset): made, never delivered. */
 const quietSink =
@@ -99,11 +102,16 @@ export function coreOf(api: MockApi): MockCore {
 export function createMockApi(options: MockApiOptions = {}): MockApi {
   const resolved = resolveOptions(options);
   const faults = createFaults();
-  const requestLog = createRequestLog(() => current().apiKeys.keys(), resolved.retainedRequests);
+  const startKeys: ReadonlySet<string> = new Set(resolved.keys.map(({ key }) => key));
+  // A reader's entries are checked against its own keys and the start keys only: reading costs its own entries, whatever else the mock holds.
+  const requestLog = createRequestLog(
+    { all: () => current().apiKeys.keys(), of: (tenantId) => [...current().apiKeys.keysOf(tenantId), ...startKeys] },
+    resolved.retainedRequests,
+  );
   const changes = createChangeFeed();
   const current = () => store;
   const state = createMockState(current);
-  const inbox = createInbox(state, () => new Date(store.nowMs()));
+  const inbox = createInbox(state, current, () => new Date(store.nowMs()));
   let requestIds: IdFactory;
   let store: Store;
   /** Where every change goes (a state file's journal); none in process. */
@@ -121,14 +129,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     secretsOf: ({ tenantId, subscriptionId }) =>
       tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
     onChange: (change) => journal?.({ op: "webhooks", change }),
-    onDeactivate(subscriptionId) {
-      for (const tenant of store.tenants.values()) {
-        const record = tenant.subscriptions.get(subscriptionId);
-        if (record === undefined || !record.active) continue;
-        record.active = false;
-        record.updatedAt = timestamp(store);
-        tenant.subscriptions.set(record.id, record); // stored again: the journal hears of the change
-      }
+    // The subscription of that tenant only: an ID is unique within its tenant alone.
+    onDeactivate({ tenantId, subscriptionId }) {
+      const tenant = tenantId === null ? undefined : store.tenants.get(tenantId);
+      const record = tenant?.subscriptions.get(subscriptionId);
+      if (tenant === undefined || record === undefined || !record.active) return;
+      record.active = false;
+      record.updatedAt = timestamp(store);
+      tenant.subscriptions.set(record.id, record); // stored again: the journal hears of the change
     },
   });
 
@@ -169,15 +177,30 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     return made;
   }
 
-  /**
-   * One tenant back to its start: its data as a start state built apart gives it (empty for a
-   * tenant made later), its faults, logged requests, events and deliveries forgotten; its keys kept.
-   */
-  function resetTenant(tenantId: string): void {
-    replaceTenantData(store, tenantId, startTenants.has(tenantId) ? startDataOf(tenantId) : undefined);
+  /** What the mock keeps of a tenant beside its data: its faults, logged requests, events, deliveries and inbox messages. */
+  function forgetAround(tenantId: string): void {
     faults.clearTenant(tenantId);
     requestLog.forgetTenant(tenantId);
     dispatcher.forgetTenant(tenantId);
+    inbox.forgetTenant(tenantId);
+  }
+
+  /**
+   * One tenant back to its start: its data as a start state built apart gives it (empty for a
+   * tenant made later), its faults, logged requests, events, deliveries and inbox messages
+   * forgotten; its keys kept.
+   */
+  function resetTenant(tenantId: string): void {
+    replaceTenantData(store, tenantId, startTenants.has(tenantId) ? startDataOf(tenantId) : undefined);
+    forgetAround(tenantId);
+    changes.announce(tenantId, { kind: "reset" });
+  }
+
+  /** Ends an isolated tenant: its data and keys (journaled), and everything the mock keeps beside them. */
+  function deleteTenant(tenantId: string): void {
+    removeTenant(store, tenantId);
+    forgetAround(tenantId);
+    // Its live views follow their key to its tenant after a reset: the key is gone, so they end.
     changes.announce(tenantId, { kind: "reset" });
   }
 
@@ -194,12 +217,24 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   const scopeOf = (tenantId: string): MockTenant => {
     if (!store.tenants.has(tenantId)) throw new MockStateError(`no tenant ${JSON.stringify(tenantId)}`);
-    return { tenantId, faults: faults.forTenant(tenantId), requests: () => requestsOf(tenantId), reset: () => resetTenant(tenantId) };
+    /** The store the scope was made for: a reset of the whole mock has removed the tenant (a configured one is made anew). */
+    const made = store;
+    const end = () => {
+      if (made === store && store.tenants.has(tenantId)) deleteTenant(tenantId);
+    };
+    return {
+      tenantId,
+      faults: faults.forTenant(tenantId),
+      requests: () => requestsOf(tenantId),
+      reset: () => resetTenant(tenantId),
+      delete: end,
+      [DISPOSE]: end,
+    };
   };
 
   const record = (entry: LoggedRequest): void => {
     requestLog.record(entry);
-    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
+    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.viewOf(entry) }));
   };
   const requestsOf = (tenantId: string) => requestLog.ofTenant(tenantId, store.tenants.size <= 1);
 
@@ -237,17 +272,22 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     faults: faults.api,
     requests: requestLog.api,
     webhooks: {
-      list: () => dispatcher.list(),
-      events: () => dispatcher.events(),
+      list: (scope) => dispatcher.list(scope),
+      events: (scope) => dispatcher.events(scope),
       runDue: (runOptions) => dispatcher.runDue(runOptions),
-      redeliver: (eventId) => dispatcher.redeliver(eventId),
+      redeliver: (eventId, scope) => dispatcher.redeliver(eventId, scope),
       inFlight: () => dispatcher.inFlight(),
     },
     changes,
     baseUrl: resolved.baseUrl,
     isolate() {
+      if (store.tenants.isolatedCount >= resolved.maxTenants) {
+        throw new MockStateError(
+          `the mock holds ${resolved.maxTenants} isolated tenants, its limit (maxTenants, the server's --max-tenants): delete one (tenant.delete(), DELETE /__mock/tenants/{id}) before making another`,
+        );
+      }
       const apiKey = newApiKey();
-      const { id } = createTenant(store, { apiKeys: [apiKey] });
+      const { id } = createTenant(store, { apiKeys: [apiKey] }, true);
       return { ...scopeOf(id), apiKey };
     },
     tenant: scopeOf,
@@ -283,6 +323,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       const listening = journal;
       journal = null;
       try {
+        store.inboxIndex.clear(); // the loaded subscriptions are stored again, each heard by the index
         loadStore(store, saved);
         dispatcher.restore(saved.webhooks);
       } finally {

@@ -9,9 +9,17 @@
 import * as z from "zod/mini";
 import { OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
 import { MockStateError } from "../lib/errors.js";
-import { applyWebhookChange, type SavedWebhooks, SavedWebhooksSchema, type WebhookChange } from "../webhooks/index.js";
+import {
+  applyWebhookChange,
+  endWebhookReplay,
+  type SavedWebhooks,
+  SavedWebhooksSchema,
+  startWebhookReplay,
+  type WebhookChange,
+  type WebhookReplay,
+} from "../webhooks/index.js";
 import type { TenantCollection } from "./journal.js";
-import type { TenantRecord } from "./records.js";
+import { type TenantRecord, TenantRecordSchema } from "./records.js";
 import { rebuild, snapshotTenants, type TenantSnapshot, TenantSnapshotSchema } from "./snapshot.js";
 import type { Store } from "./store.js";
 
@@ -51,8 +59,8 @@ const WebhookChangeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("event"), tenantId: z.nullable(z.string()), event: z.looseObject({}) }),
   z.object({ kind: z.literal("delivery"), delivery: z.looseObject({ sequence: z.int() }) }),
   z.object({ kind: z.literal("forget-delivery"), sequence: z.int() }),
-  z.object({ kind: z.literal("forget-events"), count: z.int().check(z.gte(0)) }),
-  z.object({ kind: z.literal("failing"), subscriptionId: z.string(), since: z.nullable(z.number()) }),
+  z.object({ kind: z.literal("forget-events"), tenantId: z.nullable(z.string()), count: z.int().check(z.gte(0)) }),
+  z.object({ kind: z.literal("failing"), tenantId: z.nullable(z.string()), subscriptionId: z.string(), since: z.nullable(z.number()) }),
   z.object({ kind: z.literal("forget-tenant"), tenantId: z.string() }),
 ]);
 
@@ -60,11 +68,12 @@ const WebhookChangeSchema = z.discriminatedUnion("kind", [
 export const StateChangeSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("put"), in: Collection, tenantId: z.string(), value: z.looseObject({}) }),
   z.object({ op: z.literal("delete"), in: Collection, tenantId: z.string(), id: z.string() }),
-  z.object({ op: z.literal("tenant"), value: z.object({ id: z.string(), createdAt: z.string() }) }),
+  z.object({ op: z.literal("tenant"), value: z.extend(TenantRecordSchema, { id: z.string(), createdAt: z.string() }) }),
   z.object({ op: z.literal("key"), key: z.string(), tenantId: z.nullable(z.string()) }),
   z.object({ op: z.literal("secrets"), issued: z.int().check(z.gte(0)) }),
   z.object({ op: z.literal("webhooks"), change: WebhookChangeSchema }),
   z.object({ op: z.literal("clear"), tenantId: z.string() }),
+  z.object({ op: z.literal("delete-tenant"), tenantId: z.string() }),
   z.object({ op: z.literal("reset") }),
 ]);
 
@@ -88,7 +97,7 @@ export interface Replay {
   secretsIssued: number;
   readonly apiKeys: Map<string, string>;
   readonly tenants: Map<string, { readonly tenant: TenantRecord; readonly records: Record<TenantCollection, Map<string, object>> }>;
-  readonly webhooks: { events: SavedWebhooks["events"][number][]; deliveries: Map<number, unknown>; failingSince: Map<string, number> };
+  readonly webhooks: WebhookReplay;
 }
 
 function emptyTenant(tenant: TenantRecord) {
@@ -117,11 +126,7 @@ export function startReplay(saved: SavedState): Replay {
     secretsIssued: saved.secretsIssued,
     apiKeys: new Map(saved.apiKeys),
     tenants,
-    webhooks: {
-      events: [...saved.webhooks.events],
-      deliveries: new Map(saved.webhooks.deliveries.map((delivery) => [delivery.sequence, delivery])),
-      failingSince: new Map(saved.webhooks.failingSince),
-    },
+    webhooks: startWebhookReplay(saved.webhooks),
   };
 }
 
@@ -166,6 +171,13 @@ export function applyChange(replay: Replay, change: z.output<typeof StateChangeS
       for (const name of COLLECTIONS) tenant.records[name].clear();
       break;
     }
+    case "delete-tenant": {
+      replay.tenants.delete(change.tenantId);
+      for (const [key, tenantId] of replay.apiKeys) if (tenantId === change.tenantId) replay.apiKeys.delete(key);
+      applyWebhookChange(replay.webhooks, { kind: "forget-tenant", tenantId: change.tenantId });
+      if (replay.defaultTenantId === change.tenantId) replay.defaultTenantId = replay.tenants.keys().next().value ?? null;
+      break;
+    }
     case "reset":
       replay.defaultTenantId = null;
       replay.apiKeys.clear();
@@ -192,13 +204,7 @@ export function endReplay(replay: Replay): unknown {
       // An entry still in flight when the state was written has no answer to replay: forgotten, as after a reset.
       idempotency: [...records.idempotency.values()].filter((entry) => (entry as { result: unknown }).result !== null),
     })),
-    webhooks: {
-      events: replay.webhooks.events,
-      deliveries: [...replay.webhooks.deliveries.values()].sort(
-        (a, b) => (a as { sequence: number }).sequence - (b as { sequence: number }).sequence,
-      ),
-      failingSince: [...replay.webhooks.failingSince],
-    },
+    webhooks: endWebhookReplay(replay.webhooks),
   };
 }
 

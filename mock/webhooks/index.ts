@@ -4,7 +4,7 @@
  * @module
  */
 export { createWebhookDispatcher } from "./dispatcher.js";
-export { applyWebhookChange, SavedWebhooksSchema } from "./saved.js";
+export { applyWebhookChange, endWebhookReplay, SavedWebhooksSchema, startWebhookReplay, type WebhookReplay } from "./saved.js";
 export {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_DEACTIVATE_AFTER_MS,
@@ -17,6 +17,7 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  FailingSince,
   SavedDelivery,
   SavedWebhooks,
   WebhookChange,

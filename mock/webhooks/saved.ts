@@ -7,7 +7,7 @@
  */
 import * as z from "zod/mini";
 import { DateTime, OpaqueId, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
-import type { SavedWebhooks, WebhookChange } from "./types.js";
+import type { FailingSince, SavedWebhooks, WebhookChange } from "./types.js";
 
 const Attempt = z.object({
   eventId: z.string(),
@@ -41,21 +41,53 @@ export const SavedDeliverySchema = z.object({
 /** A saved event and its tenant. */
 export const SavedEventSchema = z.object({ tenantId: z.nullable(OpaqueId), event: WebhookEvent });
 
-/** What a {@link SavedWebhooks} must be: events, deliveries in the order they were made, and each failing subscription's first failure. */
+/** What a {@link SavedWebhooks} must be: events, deliveries in the order they were made, and each failing subscription's first failure, by tenant. */
 export const SavedWebhooksSchema = z.object({
   events: z.array(SavedEventSchema),
   deliveries: z.array(SavedDeliverySchema),
-  failingSince: z.array(z.tuple([z.string(), z.number()])),
+  failingSince: z.array(z.tuple([z.nullable(z.string()), z.string(), z.number()])),
 });
+
+/** The saved webhooks being replayed: deliveries by sequence, failing subscriptions by tenant and ID. */
+export interface WebhookReplay {
+  readonly events: SavedWebhooks["events"][number][];
+  readonly deliveries: Map<number, unknown>;
+  readonly failingSince: Map<string, FailingSince>;
+}
+
+/** The key of a subscription in a replay's failing runs: a subscription ID is unique within its tenant only. */
+const failingKey = (tenantId: string | null, subscriptionId: string) => JSON.stringify([tenantId, subscriptionId]);
+
+/** Starts replaying a saved state's webhooks (the records are shared, not copied). */
+export function startWebhookReplay(saved: SavedWebhooks): WebhookReplay {
+  return {
+    events: [...saved.events],
+    deliveries: new Map(saved.deliveries.map((delivery) => [delivery.sequence, delivery])),
+    failingSince: new Map(saved.failingSince.map((entry) => [failingKey(entry[0], entry[1]), entry])),
+  };
+}
+
+/** The saved webhooks a replay ends with (deliveries in the order they were made). */
+export function endWebhookReplay(replay: WebhookReplay): unknown {
+  return {
+    events: replay.events,
+    deliveries: [...replay.deliveries.values()].sort((a, b) => (a as { sequence: number }).sequence - (b as { sequence: number }).sequence),
+    failingSince: [...replay.failingSince.values()],
+  };
+}
+
+/** Drops, in place, the events `drop` picks (a spread of every event as arguments would overflow the stack for a large record). */
+function dropEvents(events: SavedWebhooks["events"][number][], drop: (entry: SavedWebhooks["events"][number]) => boolean): void {
+  let kept = 0;
+  for (const entry of events) if (!drop(entry)) events[kept++] = entry;
+  events.length = kept;
+}
 
 /**
  * Applies a change to a saved state (the deliveries by sequence): how a journal is replayed.
  * @param saved - events, deliveries by sequence, failing subscriptions; changed in place
  */
-export function applyWebhookChange(
-  saved: { events: SavedWebhooks["events"][number][]; deliveries: Map<number, unknown>; failingSince: Map<string, number> },
-  change: WebhookChange,
-): void {
+export function applyWebhookChange(saved: WebhookReplay, change: WebhookChange): void {
   switch (change.kind) {
     case "event":
       saved.events.push({ tenantId: change.tenantId, event: change.event });
@@ -66,22 +98,21 @@ export function applyWebhookChange(
     case "forget-delivery":
       saved.deliveries.delete(change.sequence);
       break;
-    case "forget-events":
-      saved.events.splice(0, change.count);
+    case "forget-events": {
+      let left = change.count;
+      dropEvents(saved.events, (entry) => entry.tenantId === change.tenantId && left-- > 0);
       break;
+    }
     case "failing":
-      if (change.since === null) saved.failingSince.delete(change.subscriptionId);
-      else saved.failingSince.set(change.subscriptionId, change.since);
+      if (change.since === null) saved.failingSince.delete(failingKey(change.tenantId, change.subscriptionId));
+      else saved.failingSince.set(failingKey(change.tenantId, change.subscriptionId), [change.tenantId, change.subscriptionId, change.since]);
       break;
     case "forget-tenant":
-      {
-        let kept = 0; // in place: a spread of every event as arguments would overflow the stack for a large record
-        for (const entry of saved.events) if (entry.tenantId !== change.tenantId) saved.events[kept++] = entry;
-        saved.events.length = kept;
-      }
+      dropEvents(saved.events, (entry) => entry.tenantId === change.tenantId);
       for (const [sequence, delivery] of saved.deliveries) {
         if ((delivery as { tenantId?: unknown }).tenantId === change.tenantId) saved.deliveries.delete(sequence);
       }
+      for (const [key, entry] of saved.failingSince) if (entry[0] === change.tenantId) saved.failingSince.delete(key);
       break;
   }
 }
