@@ -6,6 +6,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { afterAll } from "vitest";
 import { createControlOpenApiDocument } from "../../../mock/openapi/document.js";
 
 /** One answer a suite received from a control route. */
@@ -24,6 +25,7 @@ const OUTSIDE = /^\/__mock\/(?:console|events|openapi\.json)(?:\/|$)/;
 
 /**
  * Starts watching: every `fetch` answer to a `/__mock` path is kept (its body read from a clone).
+ * Call it at a file's top level: the watch ends with the file (`afterAll`), or earlier with `stop`.
  * @returns the answers seen so far, a promise of those still being read, and the function that stops watching
  */
 export function watchControlAnswers(): { readonly answers: ControlAnswer[]; settled(): Promise<unknown>; stop(): void } {
@@ -31,8 +33,11 @@ export function watchControlAnswers(): { readonly answers: ControlAnswer[]; sett
   const original = globalThis.fetch;
   const pending: Promise<void>[] = [];
   globalThis.fetch = async (input, init) => {
+    // Read before the call: a Request's body can be read once, by the call.
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
     const response = await original(input, init);
-    const request = new Request(input, init);
+    const request = { url, method };
     const { pathname } = new URL(request.url);
     if (pathname.startsWith("/__mock/") && !OUTSIDE.test(pathname) && request.method !== "HEAD" && request.method !== "OPTIONS") {
       const copy = response.clone();
@@ -52,13 +57,12 @@ export function watchControlAnswers(): { readonly answers: ControlAnswer[]; sett
     }
     return response;
   };
-  return {
-    answers,
-    settled: () => Promise.all(pending),
-    stop: () => {
-      globalThis.fetch = original;
-    },
+  const stop = () => {
+    if (globalThis.fetch !== original) globalThis.fetch = original;
   };
+  // Never outlives the file that watches: a reused worker (npm run test:fast) runs other files next.
+  afterAll(stop);
+  return { answers, settled: () => Promise.all(pending), stop };
 }
 
 /** The operation of the document a method and path belong to, with its template; undefined for a path or method it has none for. */
