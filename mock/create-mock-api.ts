@@ -25,16 +25,16 @@ import { createHandler, type Durability, type HandlerOptions, type MockHandler }
 import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
 import { createRequestLog, type LoggedRequest } from "./pipeline/request-log.js";
 import type { Route } from "./pipeline/route.js";
-import { createMockState, type MockState } from "./state/index.js";
+import { createMockState } from "./state/index.js";
 import type { Journal } from "./state/journal.js";
 import { loadStore, type SavedState, saveStore } from "./state/saved-state.js";
 import { restoreStore } from "./state/snapshot.js";
-import { createStore, type EventSink, STREAMS, type Store, timestamp } from "./state/store.js";
-import type { TenantData } from "./state/tenant-data.js";
-import { createTenant, newApiKey, replaceTenantData } from "./state/tenants.js";
+import { createStartState, quietSink } from "./state/start-state.js";
+import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
+import { createTenant, newApiKey, removeTenant, replaceTenantData } from "./state/tenants.js";
 import { createWebhookDispatcher } from "./webhooks/index.js";
 
-export type { IsolatedTenant, MockApi, MockTenant, MockWebhooks, Outcome } from "./mock-api.js";
+export type { IsolatedTenant, MockApi, MockTenant, MockWebhooks, Outcome, WebhookScope } from "./mock-api.js";
 
 /**
  * What the adapters built on the core (the server) reuse from it instead of keeping their own
@@ -75,10 +75,8 @@ export interface MockCore {
 
 const cores = new WeakMap<MockApi, MockCore>();
 
-/** The events of a start state built apart (a tenant's reset): made, never delivered. */
-const quietSink =
-  (store: () => Store): EventSink =>
-  (type, data) => ({ id: store().newEventId(), type, createdAt: timestamp(store()), data });
+/** The key of a disposal (`using`): the language's own symbol, or the one TypeScript's helpers use where the runtime has none. */
+const DISPOSE: typeof Symbol.dispose = Symbol.dispose ?? (Symbol.for("Symbol.dispose") as typeof Symbol.dispose);
 
 /**
  * The core of a mock made by {@link createMockApi}.
@@ -109,11 +107,16 @@ export function coreOf(api: MockApi): MockCore {
 export function createMockApi(options: MockApiOptions = {}): MockApi {
   const resolved = resolveOptions(options);
   const faults = createFaults();
-  const requestLog = createRequestLog(() => current().apiKeys.keys(), resolved.retainedRequests);
+  const startKeys: ReadonlySet<string> = new Set(resolved.keys.map(({ key }) => key));
+  // A reader's entries are checked against its own keys and the start keys only: reading costs its own entries, whatever else the mock holds.
+  const requestLog = createRequestLog(
+    { all: () => current().apiKeys.keys(), of: (tenantId) => [...current().apiKeys.keysOf(tenantId), ...startKeys] },
+    resolved.retainedRequests,
+  );
   const changes = createChangeFeed();
   const current = () => store;
   const state = createMockState(current);
-  const inbox = createInbox(state, () => new Date(store.nowMs()));
+  const inbox = createInbox(state, current, () => new Date(store.nowMs()));
   let requestIds: IdFactory;
   let store: Store;
   /** Where every change goes (a state file's journal); none in process. */
@@ -135,14 +138,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     secretsOf: ({ tenantId, subscriptionId }) =>
       tenantId === null || !store.tenants.has(tenantId) ? undefined : state.webhookSubscriptions.signingSecrets(subscriptionId, { tenantId }),
     onChange: (change) => journal?.({ op: "webhooks", change }),
-    onDeactivate(subscriptionId) {
-      for (const tenant of store.tenants.values()) {
-        const record = tenant.subscriptions.get(subscriptionId);
-        if (record === undefined || !record.active) continue;
-        record.active = false;
-        record.updatedAt = timestamp(store);
-        tenant.subscriptions.set(record.id, record); // stored again: the journal hears of the change
-      }
+    // The subscription of that tenant only: an ID is unique within its tenant alone.
+    onDeactivate({ tenantId, subscriptionId }) {
+      const tenant = tenantId === null ? undefined : store.tenants.get(tenantId);
+      const record = tenant?.subscriptions.get(subscriptionId);
+      if (tenant === undefined || record === undefined || !record.active) return;
+      record.active = false;
+      record.updatedAt = timestamp(store);
+      tenant.subscriptions.set(record.id, record); // stored again: the journal hears of the change
     },
   });
 
@@ -167,85 +170,72 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     return made;
   }
 
+  /** How many times the whole mock was reset (`api.reset()`). */
+  let resets = 0;
+
+  /** The configured tenants and keys, then the fixtures: what a store holds at the start, and a tenant's reset gives back. */
+  const startState = createStartState(resolved);
+
   function initialise(): void {
+    resets += 1;
     requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
     store = newStore();
-    startTenantIds = seedStart(store, state);
-    startTenants = new Set(store.tenants.keys());
+    startState.seedInto(store, state);
   }
-  /** The IDs the configured tenants got at the start (generated ones too), so a start state built again gives them the same. */
-  let startTenantIds: readonly string[];
-  /** The tenants of the start state: only their reset needs the start state built again. */
-  let startTenants: ReadonlySet<string>;
-  /** The configured keys by the tenant they were configured for (`undefined`: the default tenant), in order. */
-  const keyGroups = (() => {
-    const byTenant = new Map<string | undefined, string[]>();
-    for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
-    return [...byTenant];
-  })();
   initialise();
 
-  /**
-   * The configured tenants and keys, then the fixtures: what a store holds at the start.
-   * @param ids - the IDs the configured tenants got the first time (a generated ID holds the time it was made)
-   * @returns the configured tenants' IDs, in order
-   */
-  function seedStart(into: Store, over: MockState, ids: readonly string[] = []): string[] {
-    const made = keyGroups.map(([configured, apiKeys], index) => {
-      const id = configured ?? ids[index];
-      return createTenant(into, id === undefined ? { apiKeys } : { id, apiKeys }).id;
-    });
-    resolved.fixtures?.(over);
-    return made;
-  }
-
-  /**
-   * The configured tenants' IDs in the current state: a tenant configured by ID keeps it; the
-   * others are the tenants that hold their keys (after a state was loaded from a file, those of
-   * the start that created it), else the IDs they got at this start.
-   */
-  function startTenantIdsNow(): string[] {
-    return keyGroups.map(([configured, keys], index) => {
-      if (configured !== undefined) return configured;
-      const held = keys.map((key) => store.apiKeys.get(key)).find((tenantId) => tenantId !== undefined);
-      return held ?? startTenantIds[index]!;
-    });
+  /** What the mock keeps of a tenant beside its data: its faults, logged requests, events, deliveries and inbox messages. */
+  function forgetAround(tenantId: string): void {
+    faults.clearTenant(tenantId);
+    requestLog.forgetTenant(tenantId);
+    dispatcher.forgetTenant(tenantId);
+    inbox.forgetTenant(tenantId);
   }
 
   /**
    * One tenant back to its start: its data as a start state built apart gives it (empty for a
-   * tenant made later), its faults, logged requests, events and deliveries forgotten; its keys kept.
-   * The same whatever the start: a state loaded from a file gets its fixtures back as the first start did.
+   * tenant made later), its faults, logged requests, events, deliveries and inbox messages
+   * forgotten; its keys kept. The same whatever the start: a state loaded from a file gets its
+   * fixtures back as the first start did.
    */
   function resetTenant(tenantId: string): void {
-    const ids = startTenantIdsNow();
-    const start = ids.includes(tenantId) || startTenants.has(tenantId) ? startDataOf(tenantId, ids) : undefined;
-    replaceTenantData(store, tenantId, start);
-    faults.clearTenant(tenantId);
-    requestLog.forgetTenant(tenantId);
-    dispatcher.forgetTenant(tenantId);
+    replaceTenantData(store, tenantId, startState.dataOf(store, tenantId));
+    forgetAround(tenantId);
     changes.announce(tenantId, { kind: "reset" });
   }
 
-  /** A tenant's data in the start state, built apart (its events made, never delivered), its configured tenants given `ids`. */
-  function startDataOf(tenantId: string, ids: readonly string[]): TenantData | undefined {
-    const start = createStore({ clock: resolved.clock, seed: resolved.seed, sink: quietSink(() => start) });
-    seedStart(
-      start,
-      createMockState(() => start),
-      ids,
-    );
-    return start.tenants.get(tenantId);
+  /** Ends an isolated tenant: its data and keys (journaled), and everything the mock keeps beside them. */
+  function deleteTenant(tenantId: string): void {
+    removeTenant(store, tenantId);
+    forgetAround(tenantId);
+    // Its live views follow their key to its tenant after a reset: the key is gone, so they end.
+    changes.announce(tenantId, { kind: "reset" });
   }
 
   const scopeOf = (tenantId: string): MockTenant => {
     if (!store.tenants.has(tenantId)) throw new MockStateError(`no tenant ${JSON.stringify(tenantId)}`);
-    return { tenantId, faults: faults.forTenant(tenantId), requests: () => requestsOf(tenantId), reset: () => resetTenant(tenantId) };
+    /**
+     * The whole-mock reset the scope was made after: a later one has removed the tenant (a
+     * configured one is made anew). A state loaded in place (a server's file read again) is no
+     * reset: the tenant it still holds is the same one.
+     */
+    const made = resets;
+    const end = () => {
+      if (made === resets && store.tenants.has(tenantId)) deleteTenant(tenantId);
+    };
+    return {
+      tenantId,
+      faults: faults.forTenant(tenantId),
+      requests: () => requestsOf(tenantId),
+      reset: () => resetTenant(tenantId),
+      delete: end,
+      [DISPOSE]: end,
+    };
   };
 
   const record = (entry: LoggedRequest): void => {
     requestLog.record(entry);
-    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.api.last() ?? entry }));
+    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.viewOf(entry) }));
   };
   const requestsOf = (tenantId: string) => requestLog.ofTenant(tenantId, store.tenants.size <= 1);
 
@@ -283,17 +273,22 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     faults: faults.api,
     requests: requestLog.api,
     webhooks: {
-      list: () => dispatcher.list(),
-      events: () => dispatcher.events(),
+      list: (scope) => dispatcher.list(scope),
+      events: (scope) => dispatcher.events(scope),
       runDue: (runOptions) => dispatcher.runDue(runOptions),
-      redeliver: (eventId) => dispatcher.redeliver(eventId),
+      redeliver: (eventId, scope) => dispatcher.redeliver(eventId, scope),
       inFlight: () => dispatcher.inFlight(),
     },
     changes,
     baseUrl: resolved.baseUrl,
     isolate() {
+      if (store.tenants.isolatedCount >= resolved.maxTenants) {
+        throw new MockStateError(
+          `the mock holds ${resolved.maxTenants} isolated tenants, its limit (maxTenants, the server's --max-tenants): delete one (tenant.delete(), DELETE /__mock/tenants/{id}) before making another`,
+        );
+      }
       const apiKey = newApiKey();
-      const { id } = createTenant(store, { apiKeys: [apiKey] });
+      const { id } = createTenant(store, { apiKeys: [apiKey] }, true);
       return { ...scopeOf(id), apiKey };
     },
     tenant: scopeOf,
@@ -337,6 +332,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       const listening = journal;
       journal = null;
       try {
+        // A new store: its inbox index starts empty and hears each loaded subscription as it is stored again.
         store = newStore();
         loadStore(store, saved);
         dispatcher.restore(saved.webhooks);

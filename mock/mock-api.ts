@@ -14,12 +14,18 @@ import type { Delivery, DeliveryAttempt } from "./webhooks/index.js";
 /** What the mock produced for one request: a response, or a dropped connection. */
 export type Outcome = { readonly kind: "response"; readonly response: Response } | { readonly kind: "network-error" };
 
+/** Which tenant a call of `api.webhooks` keeps to (every tenant when `tenantId` is omitted). */
+export interface WebhookScope {
+  /** Only this tenant's events or deliveries. */
+  readonly tenantId?: string;
+}
+
 /** `api.webhooks`: the events and deliveries that state changes caused, and the triggers for attempts. */
 export interface MockWebhooks {
-  /** Every delivery kept (the latest 10,000 by default), in the order queued, with its attempts. */
-  list(): readonly Delivery[];
-  /** Every event kept, oldest first, with the tenant it belongs to (also those no subscription wanted). */
-  events(): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
+  /** Every delivery kept (each tenant's latest 10,000 by default), in the order queued, with its attempts; `tenantId` keeps to one tenant. */
+  list(options?: WebhookScope): readonly Delivery[];
+  /** Every event kept, oldest first, with the tenant it belongs to (also those no subscription wanted); `tenantId` keeps to one tenant. */
+  events(options?: WebhookScope): readonly { readonly tenantId: string | null; readonly event: WebhookEvent }[];
   /**
    * Makes every attempt due by the mock's clock (first attempts at once, retries on schedule);
    * past the concurrency limit they wait their turn. `{ all: true }` makes every pending retry
@@ -28,9 +34,9 @@ export interface MockWebhooks {
   runDue(options?: { readonly all?: boolean; readonly tenantId?: string }): Promise<DeliveryAttempt[]>;
   /**
    * Sends an event again, now, to each subscription it was delivered to: same `webhook-id`, new
-   * timestamp and signature, within the same concurrency limit.
+   * timestamp and signature, within the same concurrency limit; `tenantId` keeps to one tenant.
    */
-  redeliver(eventId: string): Promise<DeliveryAttempt[]>;
+  redeliver(eventId: string, options?: WebhookScope): Promise<DeliveryAttempt[]>;
   /** How many attempts are in flight now. */
   inFlight(): number;
 }
@@ -48,10 +54,19 @@ export interface MockTenant {
   requests(): LoggedRequest[];
   /**
    * Back to the tenant's start: the data the configured fixtures give it (none for a tenant made by
-   * `isolate()`), its faults, requests, events and deliveries forgotten. Its keys stay valid; other
-   * tenants are not touched.
+   * `isolate()`), its faults, requests, events, deliveries and inbox messages forgotten. Its keys
+   * stay valid; other tenants are not touched.
    */
   reset(): void;
+  /**
+   * Ends a tenant made by `isolate()` (or `POST /__mock/tenants`): its data, keys, faults,
+   * requests, events, deliveries and inbox messages are gone, its attempts in flight aborted, and
+   * it no longer counts against `maxTenants`. Other tenants are not touched. Deleting it again does nothing.
+   * @throws {MockStateError} for a tenant `isolate()` did not make (a configured one: reset it instead)
+   */
+  delete(): void;
+  /** The same as {@link MockTenant.delete}, for `using tenant = api.isolate()` and disposable fixtures. */
+  [Symbol.dispose](): void;
 }
 
 /** A tenant made for one test by `api.isolate()`, with the key that reaches it (a secret: never log it). */
@@ -89,7 +104,9 @@ export interface MockApi {
   /**
    * A new, empty tenant and a new random key for it, for one test: its data, faults, request log
    * and reset are its own, so concurrent tests sharing one mock never see each other's. Works with
-   * `api.fetch`, the MSW handlers and the server alike (it is just a key). `api.reset()` removes it.
+   * `api.fetch`, the MSW handlers and the server alike (it is just a key). `tenant.delete()` (or
+   * disposing of it) ends it; `api.reset()` removes every one.
+   * @throws {MockStateError} when the mock already holds `maxTenants` isolated tenants (delete one first)
    */
   isolate(): IsolatedTenant;
   /**

@@ -19,6 +19,13 @@ export const DEFAULT_BASE_URL = "https://api.prospectkit.test";
 /** The seed a mock uses when `seed` is not given: mocks are reproducible by default. */
 export const DEFAULT_SEED = 0;
 
+/**
+ * How many isolated tenants (`api.isolate()`, `POST /__mock/tenants`) a mock holds at once when
+ * `maxTenants` is not given: room for a large parallel CI fleet, bounded memory (a few KiB each,
+ * plus what each one stores).
+ */
+export const DEFAULT_MAX_TENANTS = 10_000;
+
 /** How to create a mock. Every option is optional. */
 export interface MockApiOptions {
   /**
@@ -43,8 +50,14 @@ export interface MockApiOptions {
    * clock that times attempts, a hook after each attempt and a signal that stops delivery.
    */
   readonly webhooks?: WebhookOptions;
-  /** How many answered requests `api.requests` keeps, the latest (default 10,000). */
+  /** How many answered requests the log keeps per tenant, the latest (default 10,000): a busy tenant never pushes out another's. */
   readonly retainedRequests?: number;
+  /**
+   * How many isolated tenants (`api.isolate()`, `POST /__mock/tenants`) the mock holds at once
+   * (default {@link DEFAULT_MAX_TENANTS}); past it `isolate()` throws and `POST /__mock/tenants`
+   * answers 409 `tenant_limit_reached` until one is deleted.
+   */
+  readonly maxTenants?: number;
 }
 
 /** Options after defaults and checks. */
@@ -59,6 +72,7 @@ export interface ResolvedOptions {
   readonly fixtures: ((state: MockState) => void) | undefined;
   readonly webhooks: NonNullable<MockApiOptions["webhooks"]>;
   readonly retainedRequests: number;
+  readonly maxTenants: number;
 }
 
 function resolveBaseUrl(baseUrl: string): { baseUrl: string; basePath: string } {
@@ -75,7 +89,7 @@ function resolveBaseUrl(baseUrl: string): { baseUrl: string; basePath: string } 
  */
 export function resolveOptions(options: MockApiOptions): ResolvedOptions {
   const { apiKeys = [DEFAULT_API_KEY], seed = DEFAULT_SEED, now = () => Date.now(), fixtures, webhooks = {} } = options;
-  const { retainedRequests = DEFAULT_RETAINED_REQUESTS } = options;
+  const { retainedRequests = DEFAULT_RETAINED_REQUESTS, maxTenants = DEFAULT_MAX_TENANTS } = options;
   if (typeof seed !== "number" && typeof seed !== "string") throw new TypeError("createMockApi: seed must be a number or a string");
   if (typeof now !== "function") throw new TypeError("createMockApi: now must be a function returning a Date or epoch milliseconds");
   readClock(now);
@@ -85,5 +99,6 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
     ? apiKeys.map((key: string) => ({ key, tenantId: undefined }))
     : Object.entries(apiKeys as Record<string, string>).map(([key, tenantId]) => ({ key, tenantId }));
   checkRetainedRequests(retainedRequests);
-  return { keys, seed, clock: now, fixtures, webhooks, retainedRequests, ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL) };
+  if (!(Number.isInteger(maxTenants) && maxTenants >= 0)) throw new TypeError("createMockApi: maxTenants must be a whole number >= 0");
+  return { keys, seed, clock: now, fixtures, webhooks, retainedRequests, maxTenants, ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL) };
 }

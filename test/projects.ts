@@ -10,6 +10,7 @@ export const PROJECTS = {
     // The state file at its edges: a container restart and a real full disk (root), a state larger than one string (disk-bound).
     "test/server/state-file-{container,size}.test.ts",
     "test/abuse/hostile-http.test.ts",
+    "test/verify/{mutation,request-set}.test.ts",
   ],
   /** Every example of the README and the guides, run as written; TSDoc and changesets. */
   docs: ["test/docs/**/*.test.ts"],

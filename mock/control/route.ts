@@ -8,7 +8,7 @@ import type * as z from "zod/mini";
 import type { FieldError } from "../../src/schemas/index.js";
 import { MockStateError } from "../lib/errors.js";
 import type { MockApi } from "../mock-api.js";
-import { problem, type Reply } from "../pipeline/reply.js";
+import { type MockErrorCode, problem, type Reply } from "../pipeline/reply.js";
 import type { LoggedRequest } from "../pipeline/request-log.js";
 import type { Route, RouteContext } from "../pipeline/route.js";
 import type { Inbox } from "./inbox.js";
@@ -16,12 +16,17 @@ import type { Inbox } from "./inbox.js";
 /** Where the control API lives. */
 export const CONTROL_PATH_PREFIX = "/__mock";
 
-/** What a route answers instead of its body: a 400 with field errors, or a 404. */
+/** A status a control route answers instead of its body (besides the handler's own: 401, and 400, 413, 415 for what it reads). */
+export type RefusalStatus = 400 | 403 | 404 | 409;
+
+/** What a route answers instead of its body: a 400 with field errors, a 404, or a 403 or 409 with its own code. */
 export class Refusal {
   constructor(
-    readonly status: 400 | 404,
+    readonly status: RefusalStatus,
     readonly detail: string,
     readonly errors?: FieldError[],
+    /** The problem's code (default: `not_found` for a 404, else `invalid_request`). */
+    readonly code?: MockErrorCode,
   ) {}
 }
 
@@ -63,8 +68,15 @@ export interface ControlRoute extends Pick<Route, "path" | "query" | "public"> {
   readonly status?: 201;
   /** The success body. */
   readonly response: z.ZodMiniType;
-  /** Who hears of a successful write: the caller's tenant (default), every tenant (the inbox acts on the whole server), or nobody (`"self"`: the route announces its own change, as a reset does). */
-  readonly announces?: "tenant" | "all" | "self";
+  /**
+   * The statuses `run` answers instead of its body, each with when (for the OpenAPI document,
+   * which adds what the handler answers for every route: 401, and 400, 413, 415 for what it reads).
+   */
+  readonly refuses?: Readonly<Partial<Record<RefusalStatus, string>>>;
+  /** What the route does, in a paragraph: the OpenAPI document's description of the operation. */
+  readonly description: string;
+  /** Who hears of a successful write: the caller's tenant (default), or nobody (`"self"`: the route announces its own change to whom it concerns, as a reset and the inbox do). */
+  readonly announces?: "tenant" | "self";
   /** The success body, or a refusal. */
   run(context: ControlContext): unknown;
 }
@@ -74,7 +86,8 @@ async function replyOf(route: ControlRoute, context: ControlContext, requestId: 
   try {
     const result = await route.run(context);
     if (!(result instanceof Refusal)) return { status: route.status ?? 200, body: result };
-    return problem(requestId, result.status === 404 ? "not_found" : "invalid_request", result.detail, result.errors ? { errors: result.errors } : {});
+    const code = result.code ?? (result.status === 404 ? "not_found" : "invalid_request");
+    return problem(requestId, code, result.detail, result.errors ? { errors: result.errors } : {});
   } catch (error) {
     if (!(error instanceof MockStateError)) throw error;
     const errors = [...error.errors];
@@ -100,8 +113,7 @@ export function controlRoute(
       const requestsOfTenant = () => services.requestsOf(tenantId);
       const context: ControlContext = { api, tenantId, params, body, query, request, requestsOfTenant, inbox: services.inbox };
       const reply = await replyOf(route, context, requestId);
-      if (route.method !== "GET" && route.announces !== "self" && reply.status < 300)
-        api.changes.announce(route.announces === "all" ? null : tenantId, { kind: "state" });
+      if (route.method !== "GET" && route.announces !== "self" && reply.status < 300) api.changes.announce(tenantId, { kind: "state" });
       return reply;
     },
   };

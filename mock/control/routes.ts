@@ -16,9 +16,7 @@ import {
   ControlPageVersionCreate,
   ControlPageVersionProcess,
   ControlProspectLogQuery,
-  ControlResetQuery,
   ControlSubscriptionCreate,
-  IsolatedTenantSchema,
   LoggedRequestSchema,
   listOf,
   PageGroupRecordSchema,
@@ -26,10 +24,10 @@ import {
   PendingFaultSchema,
   ProspectLogRecordSchema,
   ProspectRecordSchema,
-  ResetResult,
   SubscriptionRecordSchema,
   TenantStateSchema,
 } from "./schemas.js";
+import { TENANT_ROUTES } from "./tenant-routes.js";
 import { WEBHOOK_ROUTES } from "./webhook-routes.js";
 
 /** Arms one fault for the caller's tenant (`times: null` lasts until the faults are cleared); a match naming no field of the operation is refused. */
@@ -83,43 +81,21 @@ function tenantState(api: MockApi, tenantId: string): unknown {
   };
 }
 
+const TAKEN_ID = "An `id` another record of your tenant has.";
+
 /** Every route of the control API, under `/__mock`. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
-  {
-    method: "POST",
-    path: "/__mock/reset",
-    operationId: "resetMock",
-    summary:
-      "Reset your tenant to its start state (its fixtures again, its requests, faults and deliveries forgotten); with ?scope=server the whole mock, every tenant",
-    query: ControlResetQuery,
-    response: ResetResult,
-    announces: "self",
-    run({ api, tenantId, query }) {
-      if (query.scope === "server") api.reset();
-      else api.tenant(tenantId).reset();
-      return { reset: true, scope: query.scope ?? "tenant" };
-    },
-  },
-  {
-    method: "POST",
-    path: "/__mock/tenants",
-    operationId: "createIsolatedTenant",
-    summary: "Create a new, empty tenant with a new random API key, for one test or CI job: its data, faults, requests and reset are its own",
-    status: 201,
-    response: IsolatedTenantSchema,
-    run({ api }) {
-      const { tenantId, apiKey } = api.isolate();
-      return { tenantId, apiKey };
-    },
-  },
+  ...TENANT_ROUTES,
   {
     method: "POST",
     path: "/__mock/page_groups",
     operationId: "createPageGroup",
     summary: "Create a page group",
+    description: "A page group of your tenant, with the `id` given or a generated one.",
     body: ControlPageGroupCreate,
     status: 201,
     response: PageGroupRecordSchema,
+    refuses: { 400: TAKEN_ID },
     run: ({ api, tenantId, body }) => api.state.pageGroups.create({ ...body, tenantId }),
   },
   {
@@ -127,9 +103,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/pages",
     operationId: "createPage",
     summary: "Create a page (in a new page group unless pageGroupId is given)",
+    description:
+      "A page of your tenant, answered as the API's getPage shows it (never published yet). Without `pageGroupId` the page gets a new page group.",
     body: ControlPageCreate,
     status: 201,
     response: Page,
+    refuses: { 400: `${TAKEN_ID} Or a \`pageGroupId\` your tenant does not have.` },
     run({ api, tenantId, body }) {
       if (body.pageGroupId !== undefined && api.state.pageGroups.get(body.pageGroupId, { tenantId }) === undefined) {
         return missingReference("pageGroupId", "page group");
@@ -143,9 +122,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/page_versions",
     operationId: "createPageVersion",
     summary: "Add the next version to a page (emits page.version.created)",
+    description:
+      "Adds a version to a page of your tenant and emits `page.version.created` to the subscriptions that want it. Its number is the page's next one, or the `versionNumber` given (above the page's latest: the numbers between are skipped, as when a real page's history is not known).",
     body: ControlPageVersionCreate,
     status: 201,
     response: PageVersionRecordSchema,
+    refuses: { 400: `${TAKEN_ID} Or a \`pageId\` your tenant does not have, or a \`versionNumber\` not above the page's latest.` },
     run({ api, tenantId, body }) {
       if (api.state.pages.get(body.pageId, { tenantId }) === undefined) return missingReference("pageId", "page");
       return api.state.pageVersions.create({ ...body, tenantId });
@@ -156,8 +138,11 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/page_versions/{versionId}/process",
     operationId: "processPageVersion",
     summary: "Record a version's computed name, which becomes the page's (emits page.version.processed)",
+    description:
+      "Records the name the AI computed for a version; it becomes the page's `computedName`. Emits `page.version.processed`. A version may be processed again.",
     body: ControlPageVersionProcess,
     response: PageVersionRecordSchema,
+    refuses: { 404: "Your tenant has no such page version." },
     run({ api, tenantId, params, body }) {
       const id = params["versionId"]!;
       if (api.state.pageVersions.get(id, { tenantId }) === undefined) return notFound("page version", id);
@@ -169,7 +154,10 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/page_versions/{versionId}/publish",
     operationId: "publishPageVersion",
     summary: "Publish a processed version: GET page shows it from now on (emits page.version.published)",
+    description:
+      "Makes a processed version the page's published one (publishing an older version again is a rollback) and emits `page.version.published`. A version never processed is refused.",
     response: PageVersionRecordSchema,
+    refuses: { 400: "The version was never processed.", 404: "Your tenant has no such page version." },
     run({ api, tenantId, params }) {
       const id = params["versionId"]!;
       if (api.state.pageVersions.get(id, { tenantId }) === undefined) return notFound("page version", id);
@@ -181,9 +169,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/webhook_subscriptions",
     operationId: "createWebhookSubscription",
     summary: "Create a webhook subscription (answers its signing secret)",
+    description:
+      "A webhook subscription of your tenant (`events` null or omitted: every kind), with a new `whsec_` signing secret, answered here and afterwards only by `GET /__mock/webhook_subscriptions/{subscriptionId}/secret`.",
     body: ControlSubscriptionCreate,
     status: 201,
     response: SubscriptionRecordSchema,
+    refuses: { 400: TAKEN_ID },
     run: ({ api, tenantId, body }) => api.state.webhookSubscriptions.create({ ...body, tenantId }),
   },
   {
@@ -191,6 +182,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/state",
     operationId: "getTenantState",
     summary: "Everything your tenant holds: prospects, logs, page groups, pages with their versions, subscriptions (secrets left out)",
+    description: "Your tenant's whole state in one answer, oldest first in each list; signing secrets stay behind their own route.",
     response: TenantStateSchema,
     run: ({ api, tenantId }) => tenantState(api, tenantId),
   },
@@ -199,6 +191,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/prospects",
     operationId: "listProspects",
     summary: "List the prospects of your tenant, oldest first",
+    description: "Every prospect of your tenant with its identifiers, oldest first.",
     response: listOf(ProspectRecordSchema),
     run: ({ api, tenantId }) => ({ data: api.state.prospects.list({ tenantId }) }),
   },
@@ -207,6 +200,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/prospect_logs",
     operationId: "listProspectLogs",
     summary: "List the prospect log entries of your tenant (or of one prospect), oldest first",
+    description: "Every prospect log entry of your tenant, oldest first; `prospectId` keeps to one prospect's.",
     query: ControlProspectLogQuery,
     response: listOf(ProspectLogRecordSchema),
     run: ({ api, tenantId, query }) => ({ data: api.state.prospectLogs.list({ tenantId, prospectId: query.prospectId }) }),
@@ -216,6 +210,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/requests",
     operationId: "listRecordedRequests",
     summary: "List the API requests your tenant made since the last reset, oldest first (never a header)",
+    description:
+      "Your tenant's API requests, oldest first: the latest 10,000, kept apart from every other tenant's, so a busy neighbour never pushes yours out. No header is kept, and a body holding your key or a start key is shown as `[redacted]`. Behind the validating proxy (`--proxy-to`) an entry's `requestId` is the one the target answered with (the proxy's own in `proxyRequestId`), and a body over 64 KiB is kept as its first 64 KiB of text, its full size in `truncated`.",
     response: listOf(LoggedRequestSchema),
     run: ({ requestsOfTenant }) => ({ data: requestsOfTenant() }),
   },
@@ -224,6 +220,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/faults",
     operationId: "listFaults",
     summary: "List the faults still armed for your tenant",
+    description: "The faults armed for your tenant's API requests that have calls left, in the order they apply.",
     response: listOf(PendingFaultSchema),
     run: ({ api, tenantId }) => pendingFaults(api.tenant(tenantId).faults),
   },
@@ -232,9 +229,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/faults",
     operationId: "injectFault",
     summary: "Arm a fault (status, latency, dropped connection, malformed body) for your tenant's next API calls, or only those a match names",
+    description:
+      "Arms a fault for the next `times` API calls made with your tenant's keys (default 1; `null`: until cleared), of `operation` (default every one). A `match` names path parameters and top-level body fields of that operation, each with the value a request must carry for the fault to apply: only the fields the operation has, each of its type (the schema lists them per operation).",
     body: ControlFault,
     status: 201,
     response: listOf(PendingFaultSchema),
+    refuses: { 400: "A `match` naming a field its operation does not have, a value of the wrong type, or a match without an operation." },
     run({ api, tenantId, body }) {
       const { faults } = api.tenant(tenantId);
       return armFault(faults, body) ?? pendingFaults(faults);
@@ -245,6 +245,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: "/__mock/faults",
     operationId: "clearFaults",
     summary: "Disarm every fault of your tenant",
+    description: "Disarms every fault of your tenant; other tenants' faults stay armed.",
     response: listOf(PendingFaultSchema),
     run({ api, tenantId }) {
       const { faults } = api.tenant(tenantId);

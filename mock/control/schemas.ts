@@ -111,6 +111,12 @@ export const ControlResetQuery = z.strictObject({ scope: z.optional(z.enum(["ten
 /** `POST /__mock/tenants`' answer: the new tenant and its key (a secret: keep it out of logs). */
 export const IsolatedTenantSchema = z.object({ tenantId: OpaqueId, apiKey: z.string() });
 
+/** `GET /__mock/tenant`: the caller's tenant, and whether `POST /__mock/tenants` made it (then its keys reset only itself, and it can be deleted). */
+export const CallerTenantSchema = z.object({ tenantId: OpaqueId, createdAt: DateTime, isolated: z.boolean() });
+
+/** `DELETE /__mock/tenants/{tenantId}`' answer: the tenant that was deleted. */
+export const DeletedTenantSchema = z.object({ deleted: z.literal(true), tenantId: OpaqueId });
+
 /** A list answer: `{ data: [...] }`, oldest first. */
 export function listOf<Item extends z.ZodMiniType>(item: Item) {
   return z.object({ data: z.array(item) });

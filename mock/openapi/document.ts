@@ -15,7 +15,7 @@ import type { ControlRoute } from "../control/route.js";
 import { CONTROL_ROUTES } from "../control/routes.js";
 import { NO_BODY } from "../pipeline/body.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
-import { type ErrorStatus, errorResponseComponents, errorResponses, REQUEST_ID_HEADER } from "./responses.js";
+import { errorResponseComponents, errorResponses, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from "./responses.js";
 
 /** The server URL a document names when none is given. */
 export const DEFAULT_DOCUMENT_SERVER = "http://127.0.0.1:4010";
@@ -150,13 +150,42 @@ function apiPaths() {
   return paths;
 }
 
-/** The error statuses a control route can answer. */
-function controlErrors(route: ControlRoute): ErrorStatus[] {
-  const statuses: ErrorStatus[] = route.public === true ? [] : [401];
-  if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
-  if (route.path.includes("{")) statuses.push(404);
-  if (route.method !== "GET" && route.body !== "raw") statuses.push(413, 415);
-  return statuses;
+/** Why the handler answers 400 for what a control route reads: its body, its query, or a body it does not take. */
+function readRefusals(route: ControlRoute): string[] {
+  const reasons: string[] = [];
+  if (route.body !== undefined && route.body !== "raw")
+    reasons.push("The body is not a JSON object, or breaks the route's schema (every failing field in `errors`).");
+  if (route.body === undefined && route.method !== "GET") reasons.push("A body other than none, an empty one or `{}`: the route takes none.");
+  if (route.query !== undefined) reasons.push("An invalid query parameter (in `errors`).");
+  return reasons;
+}
+
+/** When a control route that may write answers 503. */
+const NOT_PERSISTED =
+  "Only on a server with a state file (`--state`): the file cannot be written now (a full disk, an I/O error, a read-only file system), so the change was not made, or was undone (`state_not_persisted`, naming the file). Retry after `Retry-After` seconds; writes are taken again by themselves once the file can be written.";
+
+/**
+ * Every error a control route can answer: 401 without a valid key (unless public), 403 from the
+ * server's `Host` and `Origin` checks, 400 (and 413, 415 for a body) for what it reads, the
+ * refusals of its own `run`, each described where it has reasons of its own, and, for a route that
+ * may write, the 503 of a state file that cannot keep the change.
+ */
+function controlErrors(route: ControlRoute): Record<string, unknown> {
+  const refuses: Partial<Record<number, string>> = { ...route.refuses };
+  const reads = readRefusals(route);
+  if (reads.length > 0 || refuses[400] !== undefined) refuses[400] = [...reads, ...(refuses[400] === undefined ? [] : [refuses[400]])].join(" ");
+  if (refuses[403] !== undefined)
+    refuses[403] = `${refuses[403]} Or a \`Host\` or \`Origin\` the server does not serve (\`host_not_allowed\`, \`origin_not_allowed\`).`;
+  const shared = errorResponses([
+    ...(route.public === true ? [] : [401 as const]),
+    ...(refuses[403] === undefined ? [403 as const] : []),
+    ...(route.method === "GET" ? [] : route.body === "raw" ? [413 as const] : [413 as const, 415 as const]),
+  ]);
+  const own = Object.fromEntries(Object.entries(refuses).map(([status, description]) => [status, problemResponse(description!)]));
+  // The handler refuses a route that may write while the server's state file cannot be written, and undoes one whose change it could not write.
+  const writes = route.method !== "GET" && route.public !== true;
+  const kept = writes ? { 503: problemResponse(NOT_PERSISTED, RETRY_AFTER_HEADER) } : {};
+  return Object.fromEntries(Object.entries({ ...shared, ...own, ...kept }).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
 function queryParameters(route: ControlRoute) {
@@ -183,6 +212,7 @@ function controlPaths() {
       tags: [TAGS.control],
       ...(route.public === true && { security: [] }),
       summary: route.summary,
+      description: route.description,
       ...(parameters.length > 0 && { parameters }),
       ...(route.body !== undefined &&
         route.body !== "raw" && { requestBody: jsonBody(toJsonSchema(route.body, "input"), "Validated like the API's own bodies.") }),
@@ -192,7 +222,7 @@ function controlPaths() {
         }),
       responses: {
         [String(route.status ?? 200)]: success("Done.", toJsonSchema(route.response, "output")),
-        ...errorResponses(controlErrors(route)),
+        ...controlErrors(route),
       },
     };
   }
@@ -250,6 +280,7 @@ function responsesUsedBy(paths: unknown, responses: Record<string, unknown>): Re
  * @param serverUrl - the server the document describes
  */
 export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
+  const paths = apiPaths();
   return openApiDocument(
     serverUrl,
     {
@@ -261,11 +292,11 @@ export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVE
         `\`x-request-id\` header. The mock's control API is described separately, at \`${CONTROL_DOCUMENT_PATH}\`.`,
     },
     { name: TAGS.api, description: "The operations of the spec, answered by the stateful mock." },
-    apiPaths(),
+    paths,
     {
       headers: CORS_HEADER_COMPONENTS,
       schemas: Object.fromEntries(API_SCHEMAS.map(([name, schema, io]) => [name, toJsonSchema(schema, io)])),
-      responses: errorResponseComponents(CORS_HEADERS),
+      responses: responsesUsedBy(paths, errorResponseComponents(CORS_HEADERS)),
     },
   );
 }
@@ -283,8 +314,10 @@ export function createControlOpenApiDocument(serverUrl: string = DEFAULT_DOCUMEN
       title: "prospectkit mock control API",
       summary: "Drive and inspect the prospectkit reference mock's state from any language (mock only, not part of the API).",
       description:
-        "Every request needs the `x-api-key` header of a tenant; everything is scoped to that tenant. Every error " +
-        "is an RFC 9457 problem (`application/problem+json`) whose `requestId` equals the `x-request-id` header.",
+        "Every request needs the `x-api-key` header of a tenant; everything is scoped to that tenant. A start key (one the " +
+        "server was started with) may also reset the whole server and delete any tenant made by `POST /__mock/tenants`; " +
+        "a key `POST /__mock/tenants` made acts on its own tenant only. Every error is an RFC 9457 problem " +
+        "(`application/problem+json`) whose `requestId` equals the `x-request-id` header.",
     },
     { name: TAGS.control, description: "Drive and inspect the mock's state (mock only, not part of the API)." },
     paths,

@@ -14,6 +14,8 @@ import {
   WebhookSubscriptionUpdate,
 } from "../../src/schemas/index.js";
 import { EMAIL_PATTERN, Email, HTTP_URL_PATTERN } from "../../src/schemas/primitives.js";
+import { ControlFault } from "../control/schemas.js";
+import { matchJsonSchema } from "../pipeline/fault-match.js";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -41,6 +43,8 @@ const WRITTEN_OUT = new Map<unknown, JsonSchema>([
   [WebhookEventKindInResponse, { examples: [...WEBHOOK_EVENT_KINDS], description: "A webhook event kind; kinds added later are passed through." }],
   // The events_empty refinement.
   [WebhookSubscriptionUpdate.shape.events.def.innerType, { minItems: 1 }],
+  // A fault's match names only fields of its operation, each of its type (checked in code: compileMatch).
+  [ControlFault, { allOf: [matchJsonSchema()] }],
 ]);
 
 /** Keywords dropped from every schema: a string format the written-out pattern replaces. */

@@ -7,13 +7,13 @@
  */
 import * as z from "zod/mini";
 import { type FieldError, toJsonPointer } from "../../src/schemas/index.js";
-import { jsonLimitIssues } from "../../src/schemas/json-limits.js";
+import { jsonLimitIssues, MAX_BODY_BYTES } from "../../src/schemas/json-limits.js";
 
 /** The body of a route that takes none, when one is sent anyway: an empty JSON object (an unknown field is a 400). */
 export const NO_BODY = z.strictObject({});
 
-/** The largest body accepted: 1 MiB. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest body accepted: 1 MiB (one constant for the mock and the contract check). */
+export { MAX_BODY_BYTES };
 
 /** A parsed body, or why it was refused. */
 export type BodyResult =

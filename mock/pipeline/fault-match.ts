@@ -48,6 +48,31 @@ export const MATCH_FIELDS: Readonly<
   }),
 ) as never;
 
+/**
+ * The JSON Schema of what {@link compileMatch} accepts, beside a fault's other fields: no match
+ * or an empty one, or one branch per operation naming only its fields (`propertyNames`), each with a
+ * value of its type (a path parameter a string; a body field its type, or null). The control API's
+ * OpenAPI document states it, so a client validating with the document agrees with the server.
+ */
+export function matchJsonSchema(): Record<string, unknown> {
+  const branches = Object.entries(MATCH_FIELDS).map(([operation, fields]) => ({
+    required: ["operation"],
+    properties: {
+      operation: { const: operation },
+      match: {
+        type: "object",
+        propertyNames: { enum: [...fields.params, ...Object.keys(fields.body)] },
+        properties: {
+          ...Object.fromEntries(fields.params.map((name) => [name, { type: "string" }])),
+          ...Object.fromEntries(Object.entries(fields.body).map(([name, type]) => [name, { type: [type, "null"] }])),
+        },
+      },
+    },
+  }));
+  // No match, or an empty one, with any operation (`properties` applies only to a field that is there).
+  return { anyOf: [{ properties: { match: { maxProperties: 0 } } }, ...branches] };
+}
+
 /** A checked match, split by where its fields are read. */
 export interface CompiledMatch {
   readonly params: readonly (readonly [string, FaultMatchValue])[];

@@ -277,8 +277,11 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
     const by = log?.answeredBy ?? answeredBy;
     const marks = { ...(log?.violations !== undefined && { violations: [...log.violations] }), ...(by !== undefined && { answeredBy: by }) };
     if (decision.logged && log?.omit !== true) {
+      const seen = log?.requestId;
       core.record({
-        requestId,
+        // The ID the client received: a proxied target's own, the mock's beside it.
+        requestId: seen ?? requestId,
+        ...(seen !== undefined && seen !== requestId && { proxyRequestId: requestId }),
         method: request.method,
         path: request.path,
         operation: matched?.operation ?? null,
@@ -289,6 +292,7 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
         durationMs: Math.round(durationMs * 100) / 100,
         tenantId: tenant?.record.id ?? null,
         ...marks,
+        ...(log?.truncated !== undefined && { truncated: { ...log.truncated } }),
       });
     }
     if (onAnswered !== undefined) {

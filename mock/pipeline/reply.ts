@@ -38,6 +38,10 @@ export interface ReplyLog {
   readonly violations?: readonly string[];
   /** Who answered a proxied request: the target, or the mock (`--fallback`). */
   readonly answeredBy?: "target" | "mock";
+  /** The request ID the client received, when it is not the mock's own (a proxied target's `x-request-id`). */
+  readonly requestId?: string;
+  /** The full size of each body the log keeps cut short. */
+  readonly truncated?: { readonly requestBody?: number; readonly responseBody?: number };
   /** Keep no entry: another handler logged this request already (the proxy's fallback). */
   readonly omit?: true;
 }
@@ -59,12 +63,23 @@ export const SERVER_PROBLEM_STATUSES = {
   state_not_persisted: { status: 503, title: "State not persisted" },
 } as const;
 
-/** An error code the mock answers: the API's, or one of the server's own. */
-export type MockErrorCode = ErrorCode | keyof typeof SERVER_PROBLEM_STATUSES;
+/**
+ * The error codes of the mock's control API (a real deployment has none): a key made for one
+ * tenant asking for more than its tenant, a tenant that cannot be deleted, the limit of tenants.
+ */
+export const CONTROL_PROBLEM_STATUSES = {
+  start_key_required: { status: 403, title: "Start key required" },
+  tenant_not_deletable: { status: 403, title: "Tenant cannot be deleted" },
+  tenant_limit_reached: { status: 409, title: "Tenant limit reached" },
+} as const;
+
+/** An error code the mock answers: the API's, one of the server's own, or one of the control API's. */
+export type MockErrorCode = ErrorCode | keyof typeof SERVER_PROBLEM_STATUSES | keyof typeof CONTROL_PROBLEM_STATUSES;
 
 const STATUSES: Readonly<Record<MockErrorCode, { readonly status: number; readonly title: string }>> = {
   ...PROBLEM_STATUSES,
   ...SERVER_PROBLEM_STATUSES,
+  ...CONTROL_PROBLEM_STATUSES,
 };
 
 /**

@@ -1,7 +1,9 @@
 /**
  * The request log: the latest requests the mock answered (or dropped), for assertions, each with
- * the tenant that made it. It keeps at most a limit (a mock that runs for days must not grow
- * without end). The API key is never recorded (no headers are), nor the query string (where a
+ * the tenant that made it. Each tenant's requests are a list of their own, bounded on their own (a
+ * mock that runs for days must not grow without end, and a busy neighbour never pushes out your
+ * entries); reading one tenant's list costs what its own entries cost, whatever the number of
+ * tenants or keys. The API key is never recorded (no headers are), nor the query string (where a
  * key must never be sent).
  * @module
  */
@@ -36,6 +38,10 @@ export const LoggedRequestSchema = z.object({
   violations: z.optional(z.array(z.string())),
   /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
   answeredBy: z.optional(z.enum(["target", "mock"])),
+  /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id`. */
+  proxyRequestId: z.optional(z.string()),
+  /** The validating proxy only: the full size in bytes of each body kept cut short (its field then holds the body's first bytes as text). */
+  truncated: z.optional(z.object({ requestBody: z.optional(z.int()), responseBody: z.optional(z.int()) })),
 });
 
 /**
@@ -43,7 +49,7 @@ export const LoggedRequestSchema = z.object({
  * never the API key. test/sdk/type-names.test.ts proves it equals `LoggedRequestSchema`'s output.
  */
 export interface LoggedRequest {
-  /** The `x-request-id` the mock answered with (`req_…`). */
+  /** The `x-request-id` the client received: the mock's (`req_…`), or a proxied target's own. */
   requestId: string;
   /** The HTTP method. */
   method: string;
@@ -67,14 +73,57 @@ export interface LoggedRequest {
   violations?: string[] | undefined;
   /** The validating proxy only: who answered, the target or the mock (`--fallback`, when the target did not). */
   answeredBy?: "target" | "mock" | undefined;
+  /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id` (then `requestId`). */
+  proxyRequestId?: string | undefined;
+  /**
+   * The validating proxy only: the full size in bytes of each body longer than the log keeps
+   * (64 KiB); that body's field holds its first bytes as text.
+   */
+  truncated?: { requestBody?: number | undefined; responseBody?: number | undefined } | undefined;
 }
 
-/** How many answered requests a mock keeps by default. */
+/** How many answered requests a mock keeps by default, per tenant. */
 export const DEFAULT_RETAINED_REQUESTS = 10_000;
 
-/** `api.requests`: the latest requests answered since creation or the last reset (at most the mock's `retainedRequests`), oldest first. */
+/** How much of a body the log keeps when it is longer (64 KiB): the proxy forwards bodies of any size, the log keeps a bounded prefix. */
+export const LOGGED_BODY_LIMIT = 64 * 1024;
+
+/**
+ * A body as the log keeps it: the parsed value when its text is at most {@link LOGGED_BODY_LIMIT}
+ * bytes, else its first bytes as text (never a character cut in half) and its full size.
+ * @param text - the body as sent
+ * @param parsed - the body parsed (JSON), or the text itself
+ */
+export function loggedBody(text: string, parsed: unknown): { readonly body: unknown; readonly size?: number } {
+  if (text.length <= LOGGED_BODY_LIMIT / 3) return { body: parsed }; // at most 3 bytes a UTF-16 unit: short enough whatever it holds
+  const size = utf8Length(text);
+  if (size <= LOGGED_BODY_LIMIT) return { body: parsed };
+  // Only the prefix is encoded (never the whole body: it may be 50 MiB); a decoder drops a character cut in half.
+  const bytes = new TextEncoder().encode(text.slice(0, LOGGED_BODY_LIMIT)).subarray(0, LOGGED_BODY_LIMIT);
+  return { body: new TextDecoder().decode(bytes).replace(/\uFFFD$/, ""), size };
+}
+
+/** The length of a text in UTF-8, counted without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i += 1;
+      } else bytes += 3;
+    } else bytes += 3; // a lone surrogate is encoded as U+FFFD, 3 bytes
+  }
+  return bytes;
+}
+
+/** `api.requests`: the latest requests answered since creation or the last reset (at most the mock's `retainedRequests` per tenant), oldest first. */
 export interface RequestLog {
-  /** Every logged request, oldest first. */
+  /** Every logged request of every tenant, oldest first. */
   list(): LoggedRequest[];
   /** The latest logged request, or undefined. */
   last(): LoggedRequest | undefined;
@@ -94,15 +143,25 @@ function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
   return secrets.some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
 }
 
+/** The secrets a log entry is checked against before it is handed out. */
+export interface LogSecrets {
+  /** Every key the mock knows (the whole log, in process). */
+  all(): Iterable<string>;
+  /** The keys one tenant's reader may not see in its entries: its own keys and the mock's start keys. */
+  of(tenantId: string): Iterable<string>;
+}
+
 /** The log as the core uses it: `api` for tests, the rest for the pipeline and the adapters. */
 export interface RequestLogCore {
   readonly api: RequestLog;
   record(entry: LoggedRequest): void;
   /** The entries of one tenant, oldest first; `withUnowned` adds those no known key made. */
   ofTenant(tenantId: string, withUnowned: boolean): LoggedRequest[];
-  /** Changes how many entries are kept (the oldest beyond it are dropped at once). */
+  /** An entry as its tenant reads it (a live view's copy of the request just logged). */
+  viewOf(entry: LoggedRequest): LoggedRequest;
+  /** Changes how many entries each tenant keeps (the oldest beyond it are dropped at once). */
   retain(limit: number): void;
-  /** Forgets the entries of one tenant (a tenant's reset). */
+  /** Forgets the entries of one tenant (a tenant's reset or deletion). */
   forgetTenant(tenantId: string): void;
 }
 
@@ -112,52 +171,88 @@ export function checkRetainedRequests(limit: number): number {
   return limit;
 }
 
+/** One tenant's entries (or those no known key made), oldest first, trimmed in batches. */
+class Entries {
+  list: LoggedRequest[] = [];
+  kept(limit: number): LoggedRequest[] {
+    return this.list.length > limit ? this.list.slice(-limit) : this.list;
+  }
+}
+
+/** The key of the entries no known key made. */
+const UNOWNED = null;
+
 /**
- * Creates an empty request log. Entries are kept as answered, at most `limit` of them (older ones
- * are dropped in batches, so recording stays constant time); what the log hands out never
- * contains an API key: a body in which a client wrongly put a key (or that echoes one) is handed
- * out as `[redacted]`. The check runs when the log is read, which keeps the per-request path free of it.
- * @param secrets - the API keys the mock knows right now
- * @param limit - how many entries to keep
+ * Creates an empty request log. Each tenant's entries (and those no known key made) are kept as
+ * answered, at most `limit` of each (older ones are dropped in batches, so recording stays
+ * constant time); what the log hands out never contains an API key: a body in which a client
+ * wrongly put a key (or that echoes one) is handed out as `[redacted]`. The check runs when the
+ * log is read, against the reader's keys and the start keys only, which keeps the per-request
+ * path free of it and a read's cost independent of the other tenants.
+ * @param secrets - the keys an entry is checked against
+ * @param limit - how many entries to keep per tenant
  */
-export function createRequestLog(secrets: () => Iterable<string> = () => [], limit = DEFAULT_RETAINED_REQUESTS): RequestLogCore {
+export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () => [] }, limit = DEFAULT_RETAINED_REQUESTS): RequestLogCore {
   checkRetainedRequests(limit);
-  let entries: LoggedRequest[] = [];
-  const kept = () => (entries.length > limit ? entries.slice(-limit) : entries);
-  const clean = (entry: LoggedRequest | undefined): LoggedRequest | undefined => {
-    const known = [...secrets()].filter((secret) => secret.length > 0);
-    if (entry === undefined || known.length === 0) return entry;
+  let byTenant = new Map<string | null, Entries>();
+  /** The order every entry was recorded in, across tenants (for the whole log, in process). */
+  let order = new WeakMap<LoggedRequest, number>();
+  let recorded = 0;
+  let latest: LoggedRequest | undefined;
+  const clean = (entry: LoggedRequest, known: readonly string[]): LoggedRequest => {
+    if (known.length === 0) return entry;
     const request = holdsSecret(entry.requestBody, known);
     const response = holdsSecret(entry.responseBody, known);
     if (!request && !response) return entry;
     return { ...entry, ...(request && { requestBody: REDACTED }), ...(response && { responseBody: REDACTED }) };
   };
+  const known = (keys: Iterable<string>) => [...new Set(keys)].filter((secret) => secret.length > 0);
+  const everyEntry = () => [...byTenant.values()].flatMap((entries) => entries.kept(limit)).sort((a, b) => order.get(a)! - order.get(b)!);
+  const keptOf = (tenantId: string | null) => byTenant.get(tenantId)?.kept(limit) ?? [];
   return {
     api: {
-      list: () => kept().map((entry) => clean(entry)!),
-      last: () => clean(entries.at(-1)),
+      list() {
+        const keys = known(secrets.all());
+        return everyEntry().map((entry) => clean(entry, keys));
+      },
+      last() {
+        if (latest === undefined) return undefined;
+        return clean(latest, known(latest.tenantId === null ? secrets.all() : secrets.of(latest.tenantId)));
+      },
       get size() {
-        return Math.min(entries.length, limit);
+        let size = 0;
+        for (const entries of byTenant.values()) size += Math.min(entries.list.length, limit);
+        return size;
       },
       clear() {
-        entries = [];
+        byTenant = new Map();
+        order = new WeakMap();
+        latest = undefined;
       },
     },
     record(entry) {
-      entries.push(entry);
+      order.set(entry, recorded++);
+      latest = entry;
+      let entries = byTenant.get(entry.tenantId);
+      if (entries === undefined) byTenant.set(entry.tenantId, (entries = new Entries()));
+      entries.list.push(entry);
       // Up to twice the limit before trimming: one copy per `limit` requests instead of one per request.
-      if (entries.length >= 2 * limit) entries = entries.slice(-limit);
+      if (entries.list.length >= 2 * limit) entries.list = entries.list.slice(-limit);
     },
-    ofTenant: (tenantId, withUnowned) =>
-      kept()
-        .filter((entry) => entry.tenantId === tenantId || (withUnowned && entry.tenantId === null))
-        .map((entry) => clean(entry)!),
+    ofTenant(tenantId, withUnowned) {
+      const keys = known(secrets.of(tenantId));
+      const own = keptOf(tenantId);
+      const merged = withUnowned ? [...own, ...keptOf(UNOWNED)].sort((a, b) => order.get(a)! - order.get(b)!) : own;
+      return merged.map((entry) => clean(entry, keys));
+    },
+    viewOf: (entry) => clean(entry, known(entry.tenantId === null ? secrets.all() : secrets.of(entry.tenantId))),
     forgetTenant(tenantId) {
-      entries = entries.filter((entry) => entry.tenantId !== tenantId);
+      byTenant.delete(tenantId);
+      if (latest?.tenantId === tenantId) latest = everyEntry().at(-1);
     },
     retain(next) {
       limit = checkRetainedRequests(next);
-      entries = kept();
+      for (const entries of byTenant.values()) entries.list = entries.kept(limit);
     },
   };
 }

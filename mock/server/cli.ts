@@ -73,6 +73,7 @@ async function start(options: CliOptions): Promise<MockServer> {
       latencyMs: options.latencyMs,
       allowedHosts: options.allowedHosts,
       corsOrigins: options.corsOrigins,
+      maxTenants: options.maxTenants,
       fixtures: fixturesOf(options),
       ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
       ...(options.proxyTo !== undefined && {

@@ -5,11 +5,14 @@
  * forwarded to the target with the caller's `x-api-key` (never logged or stored: the log keeps
  * bodies with the key taken out), and each request and answer is checked against the API's
  * schemas by the same check `verify` uses (mock/verify/exchange.ts); what they break is logged as
- * the entry's `violations`. With `fallback`, a target that does not answer (refused, timed out) or
- * has no such route (a 404 that is not a problem body) is answered by the mock, marked as such.
+ * the entry's `violations`. The entry's `requestId` is the target's `x-request-id` (what the client
+ * received), the proxy's own beside it; a body longer than the log keeps is kept as a prefix with
+ * its full size, so the log's memory stays bounded whatever flows through. With `fallback`, a
+ * target that does not answer (refused, timed out) or has no such route (a 404 that is not a
+ * problem body) is answered by the mock, marked as such.
  * @module
  */
-import { API_KEY_HEADER } from "../../src/headers.js";
+import { API_KEY_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
 import { createRedactor } from "../../src/redact.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
@@ -17,6 +20,7 @@ import type { MockCore } from "../create-mock-api.js";
 import { operationRoute } from "../operations/index.js";
 import { problem, type Reply } from "../pipeline/reply.js";
 import type { MockRequest } from "../pipeline/request.js";
+import { loggedBody } from "../pipeline/request-log.js";
 import type { Route } from "../pipeline/route.js";
 import { answerViolations, requestViolations } from "../verify/exchange.js";
 
@@ -55,6 +59,29 @@ function parseJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * The body of an answer as bytes, each chunk copied into one buffer as it arrives (sized by the
+ * answer's `content-length`, else grown by doubling): no network chunk is held once copied, so a
+ * 50 MiB answer never has its 50 MiB of read buffers alive at once, memory a process's allocator
+ * would keep afterwards (the proxy's resident memory would grow with every large answer).
+ */
+async function readBytes(response: Response): Promise<Uint8Array> {
+  if (response.body === null) return new Uint8Array();
+  const declared = Number(response.headers.get("content-length"));
+  let buffer = new Uint8Array(Number.isSafeInteger(declared) && declared > 0 ? declared : 64 * 1024);
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (size + chunk.length > buffer.length) {
+      const grown = new Uint8Array(Math.max(buffer.length * 2, size + chunk.length));
+      grown.set(buffer.subarray(0, size));
+      buffer = grown;
+    }
+    buffer.set(chunk, size);
+    size += chunk.length;
+  }
+  return buffer.subarray(0, size);
 }
 
 /** A target that has no such route: a 404 that is not the API's problem body (a gateway's or a framework's "Cannot GET"). */
@@ -101,7 +128,7 @@ export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
           if (value !== null) headers.set(name, value);
         }
         let response: Response;
-        let text: string;
+        let received: Uint8Array;
         try {
           response = await send(`${base}${request.path}${request.query === "" ? "" : `?${request.query}`}`, {
             method: request.method,
@@ -110,13 +137,14 @@ export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
             redirect: "manual",
             signal: AbortSignal.timeout(timeoutMs),
           });
-          text = await response.text();
+          received = await readBytes(response);
         } catch (error) {
           if (fallback) return answerFromMock(request, bytes);
           const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
           return problem(requestId, "target_unreachable", `The proxy target ${base} did not answer (${cause}).`);
         }
         if (fallback && isMissingRoute(response.status, response.headers)) return answerFromMock(request, bytes);
+        const text = new TextDecoder().decode(received);
         const responseBody = parseJson(text);
         const violations = [
           ...(row.method === "GET" ? [] : requestViolations(row.name, requestBody)),
@@ -126,11 +154,33 @@ export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
         onExchange?.({ operation: row.name, status: response.status, requestBody: clean(requestBody), responseBody: clean(responseBody) });
         const passed: Record<string, string> = {};
         for (const [name, value] of response.headers) if (!DROPPED.has(name)) passed[name] = value;
+        const sent = loggedBody(requestText, requestBody);
+        const answered = loggedBody(text, responseBody);
+        const seenId = response.headers.get(REQUEST_ID_HEADER);
+        // The bytes as the target sent them, passed on as they are (never encoded again from the text).
+        passed["content-length"] = String(received.length);
         return {
           status: response.status,
-          text,
+          stream: new ReadableStream<Uint8Array>({
+            start(controller) {
+              if (received.length > 0) controller.enqueue(received);
+              controller.close();
+            },
+          }),
           headers: passed,
-          log: { requestBody: clean(requestBody), responseBody: clean(responseBody), violations, answeredBy: "target" },
+          log: {
+            requestBody: clean(sent.body),
+            responseBody: clean(answered.body),
+            violations,
+            answeredBy: "target",
+            ...(seenId !== null && { requestId: seenId }),
+            ...((sent.size !== undefined || answered.size !== undefined) && {
+              truncated: {
+                ...(sent.size !== undefined && { requestBody: sent.size }),
+                ...(answered.size !== undefined && { responseBody: answered.size }),
+              },
+            }),
+          },
         };
       },
     }),

@@ -12,9 +12,6 @@ import type { SeenExchange } from "./proxy.js";
 
 type Json = Record<string, unknown>;
 
-/** The most versions a recorded page is given to reach its published version's number (the earlier ones are placeholders). */
-const MAX_PLACEHOLDER_VERSIONS = 100;
-
 const IDENTIFIERS = ["email", "phoneNumber", "linkedinProfileUrl", "name"] as const;
 
 /** A recording: `see` each exchange, `document()` is the fixture document so far. */
@@ -37,13 +34,14 @@ export function createRecording(file?: string): Recording {
   const holds = (field: string, value: unknown) => [...prospects.values()].some((prospect) => prospect[field] === value);
 
   function document(): FixtureDocument {
-    const pageVersions = [...versions].flatMap(([pageId, version]) => {
-      const earlier = Math.min(Math.max(version.number - 1, 0), MAX_PLACEHOLDER_VERSIONS);
-      return [
-        ...Array.from({ length: earlier }, (_, index) => ({ id: `${version.id}-earlier-${index + 1}`, pageId })),
-        { id: version.id, pageId, computedName: version.computedName, publish: true },
-      ];
-    });
+    // The published version under its own number: the versions before it are not known, and need no stand-ins.
+    const pageVersions = [...versions].map(([pageId, version]) => ({
+      id: version.id,
+      pageId,
+      versionNumber: version.number,
+      computedName: version.computedName,
+      publish: true,
+    }));
     return {
       pageGroups: [...groups].map((id) => ({ id })),
       pages: [...pages.values()] as FixtureDocument["pages"],
@@ -62,7 +60,8 @@ export function createRecording(file?: string): Recording {
       pages.set(body.pageId, { id: pageId, pageGroupId, customName, computedName, supplementaryContext });
       const published = (body.publishedVersion ?? {}) as Json;
       if (typeof published.versionId === "string" && typeof computedName === "string") {
-        versions.set(pageId, { id: published.versionId, number: Number(published.versionNumber) || 1, computedName });
+        const number = Number(published.versionNumber);
+        versions.set(pageId, { id: published.versionId, number: Number.isSafeInteger(number) && number >= 1 ? number : 1, computedName });
       }
     } else if (operation === "updateWebhookSubscription" && typeof body.id === "string") {
       const { id, url, events, active } = body;

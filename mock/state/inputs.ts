@@ -7,6 +7,7 @@
 import * as z from "zod/mini";
 import { API_KEY_CHARACTERS } from "../../src/headers.js";
 import { HttpUrl, JsonObjectSchema, OpaqueId, Page, ProspectId, ProspectLogCreate, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
+import { PageVersionRecordSchema } from "./records.js";
 
 /** The tenant a helper works on; the default tenant when omitted. */
 const tenantId = z.optional(OpaqueId);
@@ -65,8 +66,16 @@ export const PageUpdateInput = z.strictObject(pageNames);
 /** What `state.pages.update` takes. */
 export type PageUpdateInput = z.input<typeof PageUpdateInput>;
 
-/** `state.pageVersions.create` input. */
-export const PageVersionInput = z.strictObject({ tenantId, id: z.optional(OpaqueId), pageId: OpaqueId });
+/**
+ * `state.pageVersions.create` input: `versionNumber` defaults to the page's next; a number above
+ * it skips the ones between (a recorded page's history is not known, only the version it is at).
+ */
+export const PageVersionInput = z.strictObject({
+  tenantId,
+  id: z.optional(OpaqueId),
+  pageId: OpaqueId,
+  versionNumber: z.optional(PageVersionRecordSchema.shape.versionNumber),
+});
 /** What `state.pageVersions.create` takes. */
 export type PageVersionInput = z.input<typeof PageVersionInput>;
 

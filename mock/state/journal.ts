@@ -25,17 +25,19 @@ export type TenantCollection = (typeof TENANT_COLLECTIONS)[number];
  * change; an idempotency entry is `{ key, fingerprint, result, storedAtMs }`) or removed
  * (`delete`), a tenant created, an API key issued (`tenantId`) or revoked (`null`), one more
  * secret drawn (so a restarted mock never draws the same one twice), a change of the webhook
- * deliveries, a tenant's data cleared (`clear`, a tenant's reset: its record and keys stay) or a
- * reset (everything before it is gone).
+ * deliveries, a tenant's data cleared (`clear`, a tenant's reset: its record and keys stay), a
+ * tenant deleted (`delete-tenant`, an isolated tenant's end: its keys are revoked before it, each
+ * by its own `key` change) or a reset (everything before it is gone).
  */
 export type StateChange =
   | { readonly op: "put"; readonly in: TenantCollection; readonly tenantId: string; readonly value: object }
   | { readonly op: "delete"; readonly in: TenantCollection; readonly tenantId: string; readonly id: string }
-  | { readonly op: "tenant"; readonly value: { readonly id: string; readonly createdAt: string } }
+  | { readonly op: "tenant"; readonly value: { readonly id: string; readonly createdAt: string; readonly isolated?: true } }
   | { readonly op: "key"; readonly key: string; readonly tenantId: string | null }
   | { readonly op: "secrets"; readonly issued: number }
   | { readonly op: "webhooks"; readonly change: WebhookChange }
   | { readonly op: "clear"; readonly tenantId: string }
+  | { readonly op: "delete-tenant"; readonly tenantId: string }
   | { readonly op: "reset" };
 
 /** Hears every change of the state, synchronously, as it happens. */

@@ -44,7 +44,11 @@ export interface PagesApi {
 
 /** Page versions: created, then processed (with a computed name), then published. */
 export interface PageVersionsApi {
-  /** Adds the next version to a page and emits `page.version.created`. @throws {MockStateError} for an unknown page */
+  /**
+   * Adds the next version to a page (or the `versionNumber` given, above the page's latest) and
+   * emits `page.version.created`.
+   * @throws {MockStateError} for an unknown page, or a `versionNumber` not above the page's latest
+   */
   create(input: PageVersionInput): PageVersionRecord;
   /**
    * Records a version's computed name (it becomes the page's) and emits `page.version.processed`.
@@ -138,7 +142,7 @@ export function pageVersionsApi(current: () => Store): PageVersionsApi {
     create(input) {
       const store = current();
       const { parsed, tenant } = parseNew(store, PageVersionInput, input, "a page version", (t) => t.pageVersions);
-      return { ...createVersion(store, tenant, existing(tenant.pages, parsed.pageId, "page"), parsed.id) };
+      return { ...createVersion(store, tenant, existing(tenant.pages, parsed.pageId, "page"), parsed.id, parsed.versionNumber) };
     },
     process(id, input, options = {}) {
       const { computedName } = parseOrThrow(ProcessInput, input, "a processed page version");

@@ -57,20 +57,29 @@ function versionData(page: PageRecord, version: PageVersionRecord) {
   return { pageGroupId: page.pageGroupId, pageId: page.id, versionId: version.id, versionNumber: version.versionNumber };
 }
 
-/** Adds version `versionCount + 1` to a page and emits `page.version.created`. */
-export function createVersion(store: Store, tenant: TenantData, page: PageRecord, id: string | undefined): PageVersionRecord {
+/**
+ * Adds version `number` (default `versionCount + 1`) to a page and emits `page.version.created`.
+ * @throws {MockStateError} for a number not above the page's latest
+ */
+export function createVersion(store: Store, tenant: TenantData, page: PageRecord, id: string | undefined, number?: number): PageVersionRecord {
+  if (number !== undefined && number <= page.versionCount) {
+    throw new MockStateError("refused to store a page version", [
+      { pointer: "/versionNumber", code: "too_small", detail: `must be above the page's latest version number, ${page.versionCount}` },
+    ]);
+  }
+  const versionNumber = number ?? page.versionCount + 1;
   const version: PageVersionRecord = {
     id: id ?? store.newId("pageversion"),
     tenantId: tenant.record.id,
     pageId: page.id,
-    versionNumber: page.versionCount + 1,
+    versionNumber,
     createdAt: timestamp(store),
     status: "created",
     computedName: null,
     processedAt: null,
     publishedAt: null,
   };
-  page.versionCount += 1;
+  page.versionCount = versionNumber;
   tenant.pages.set(page.id, page); // stored again: the journal hears of the change
   storeVersion(tenant, version);
   store.emit(tenant, "page.version.created", { ...versionData(page, version), createdAt: version.createdAt });

@@ -21,7 +21,16 @@ import { WebhookSecretSchema } from "../webhooks/index.js";
 export interface TenantRecord {
   readonly id: string;
   readonly createdAt: string;
+  /**
+   * Set on a tenant made for one test or CI job (`api.isolate()`, `POST /__mock/tenants`): the
+   * kind a mock holds at most `maxTenants` of, that may be deleted, and whose keys reset only
+   * their own tenant, never the whole server.
+   */
+  readonly isolated?: true;
 }
+
+/** A tenant record as a snapshot or a state file holds it. */
+export const TenantRecordSchema = z.object({ id: OpaqueId, createdAt: DateTime, isolated: z.optional(z.literal(true)) });
 
 /** A string, or `null` when there is none. */
 export const nullableString = z.nullable(z.string());

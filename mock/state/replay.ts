@@ -6,10 +6,17 @@
  * @module
  */
 import { MockStateError } from "../lib/errors.js";
-import { applyWebhookChange, type SavedWebhooks } from "../webhooks/index.js";
+import {
+  applyWebhookChange,
+  clearWebhookReplay,
+  endWebhookReplay,
+  type SavedWebhookChange,
+  startWebhookReplay,
+  type WebhookReplay,
+} from "../webhooks/index.js";
 import { type StateChange, TENANT_COLLECTIONS, type TenantCollection } from "./journal.js";
 import type { TenantRecord } from "./records.js";
-import type { SavedState } from "./saved-state.js";
+import type { SavedState, SavedStateLine } from "./saved-state.js";
 import type { TenantSnapshot } from "./snapshot.js";
 
 const COLLECTIONS = TENANT_COLLECTIONS;
@@ -32,9 +39,17 @@ export interface Replay {
   /** How many more records belong to a state written whole (appended without a lookup). */
   appendLeft: number;
   readonly apiKeys: Map<string, string>;
+  /** Each tenant's keys (so a deleted tenant's are dropped without a scan of every key). */
+  readonly keysOf: Map<string, Set<string>>;
   readonly tenants: Map<string, ReplayTenant>;
-  readonly webhooks: { events: SavedWebhooks["events"][number][]; deliveries: Map<number, unknown>; failingSince: Map<string, number> };
+  readonly webhooks: WebhookReplay;
 }
+
+/**
+ * One change as a saved state may hold it: as the mock reports it now, or a change of the webhook
+ * deliveries in the form before each tenant kept its own books (a format-1 file's journal).
+ */
+export type SavedChange = StateChange | { readonly op: "webhooks"; readonly change: SavedWebhookChange };
 
 function emptyTenant(tenant: TenantRecord): ReplayTenant {
   return {
@@ -68,11 +83,29 @@ export function expectWholeState(replay: Replay, records: number): void {
 /** The key a record is stored under in its collection. */
 const keyOf = (collection: TenantCollection, value: Record<string, unknown>): unknown => (collection === "idempotency" ? value["key"] : value["id"]);
 
+/** Gives a key to a tenant (or revokes it: `null`), keeping each tenant's keys beside. */
+function setKey(replay: Replay, key: string, tenantId: string | null): void {
+  const before = replay.apiKeys.get(key);
+  if (before !== undefined) {
+    const keys = replay.keysOf.get(before)!;
+    keys.delete(key);
+    if (keys.size === 0) replay.keysOf.delete(before);
+  }
+  if (tenantId === null) {
+    replay.apiKeys.delete(key);
+    return;
+  }
+  replay.apiKeys.set(key, tenantId);
+  const keys = replay.keysOf.get(tenantId);
+  if (keys === undefined) replay.keysOf.set(tenantId, new Set([key]));
+  else keys.add(key);
+}
+
 /**
  * Starts a replay from a saved state (the records are shared, not copied), or from nothing.
- * @param saved - a state {@link parseSavedState} accepted; none: an empty state
+ * @param saved - a state {@link parseSavedState} accepted (a format-1 state line); none: an empty state
  */
-export function startReplay(saved?: SavedState): Replay {
+export function startReplay(saved?: SavedStateLine): Replay {
   const tenants: Replay["tenants"] = new Map();
   for (const part of saved?.tenants ?? []) {
     const tenant = emptyTenant(part.tenant);
@@ -82,19 +115,17 @@ export function startReplay(saved?: SavedState): Replay {
     }
     tenants.set(part.tenant.id, tenant);
   }
-  const webhooks = saved?.webhooks ?? { events: [], deliveries: [], failingSince: [] };
-  return {
+  const replay: Replay = {
     defaultTenantId: saved?.defaultTenantId ?? null,
     secretsIssued: saved?.secretsIssued ?? 0,
     appendLeft: 0,
-    apiKeys: new Map(saved?.apiKeys),
+    apiKeys: new Map(),
+    keysOf: new Map(),
     tenants,
-    webhooks: {
-      events: [...webhooks.events],
-      deliveries: new Map(webhooks.deliveries.map((delivery) => [delivery.sequence, delivery])),
-      failingSince: new Map(webhooks.failingSince),
-    },
+    webhooks: startWebhookReplay(saved?.webhooks),
   };
+  for (const [key, tenantId] of saved?.apiKeys ?? []) setKey(replay, key, tenantId);
+  return replay;
 }
 
 /** The refusal of a change to a tenant the state does not hold (named by its pointer, never its value). */
@@ -109,7 +140,7 @@ const noSuchTenant = () =>
  * @param change - a record `parseStateRecord` accepted
  * @throws {MockStateError} for a change to a tenant the replay does not have
  */
-export function applyChange(replay: Replay, change: StateChange): void {
+export function applyChange(replay: Replay, change: SavedChange): void {
   const appending = replay.appendLeft > 0;
   if (appending) replay.appendLeft -= 1;
   switch (change.op) {
@@ -127,8 +158,7 @@ export function applyChange(replay: Replay, change: StateChange): void {
       replay.defaultTenantId ??= change.value.id;
       break;
     case "key":
-      if (change.tenantId === null) replay.apiKeys.delete(change.key);
-      else replay.apiKeys.set(change.key, change.tenantId);
+      setKey(replay, change.key, change.tenantId);
       break;
     case "secrets":
       replay.secretsIssued = Math.max(replay.secretsIssued, change.issued);
@@ -145,13 +175,21 @@ export function applyChange(replay: Replay, change: StateChange): void {
       }
       break;
     }
+    case "delete-tenant": {
+      // An isolated tenant's end: its keys were revoked before it (each by its own record); any left go with it.
+      if (!replay.tenants.delete(change.tenantId)) throw noSuchTenant();
+      for (const key of replay.keysOf.get(change.tenantId) ?? []) replay.apiKeys.delete(key);
+      replay.keysOf.delete(change.tenantId);
+      applyWebhookChange(replay.webhooks, { kind: "forget-tenant", tenantId: change.tenantId });
+      if (replay.defaultTenantId === change.tenantId) replay.defaultTenantId = replay.tenants.keys().next().value ?? null;
+      break;
+    }
     case "reset":
       replay.defaultTenantId = null;
       replay.apiKeys.clear();
+      replay.keysOf.clear();
       replay.tenants.clear();
-      replay.webhooks.events.length = 0;
-      replay.webhooks.deliveries.clear();
-      replay.webhooks.failingSince.clear();
+      clearWebhookReplay(replay.webhooks);
       break;
   }
 }
@@ -176,10 +214,10 @@ export function endReplay(replay: Replay): SavedState {
     secretsIssued: replay.secretsIssued,
     apiKeys: [...replay.apiKeys],
     tenants,
-    webhooks: {
-      events: replay.webhooks.events,
-      deliveries: ([...replay.webhooks.deliveries.values()] as SavedWebhooks["deliveries"][number][]).sort((a, b) => a.sequence - b.sequence),
-      failingSince: [...replay.webhooks.failingSince],
-    },
+    webhooks: endWebhookReplay(replay.webhooks, {
+      has: (tenantId) => replay.tenants.has(tenantId),
+      holding: (subscriptionId) =>
+        tenants.filter((part) => part.webhookSubscriptions.some(({ id }) => id === subscriptionId)).map((part) => part.tenant.id),
+    }),
   };
 }

@@ -9,19 +9,22 @@
 import * as z from "zod/mini";
 import { OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
 import { MockStateError } from "../lib/errors.js";
-import { type SavedWebhooks, SavedWebhooksSchema } from "../webhooks/index.js";
+import { type SavedWebhooks, type SavedWebhooksLine, SavedWebhooksLineSchema } from "../webhooks/index.js";
 import { ApiKey } from "./inputs.js";
 import { TENANT_COLLECTIONS, type TenantCollection } from "./journal.js";
 import { rebuild, snapshotTenants, type TenantSnapshot, TenantSnapshotSchema } from "./snapshot.js";
 import type { Store } from "./store.js";
 
-/** What {@link SavedState} must be. */
+/**
+ * What a format-1 state file's state line must be: a {@link SavedState}, whose runs of webhook
+ * failures may also be in the form before each tenant kept its own (`[subscriptionId, since]`).
+ */
 export const SavedStateSchema = z.object({
   defaultTenantId: z.nullable(OpaqueId),
   secretsIssued: z.int().check(z.gte(0)),
   apiKeys: z.array(z.tuple([ApiKey, OpaqueId])),
   tenants: z.array(TenantSnapshotSchema),
-  webhooks: SavedWebhooksSchema,
+  webhooks: SavedWebhooksLineSchema,
 });
 
 /** The whole state of a mock, API keys and webhook deliveries included (never shown: it holds keys and secrets). */
@@ -33,6 +36,9 @@ export interface SavedState {
   readonly tenants: readonly TenantSnapshot[];
   readonly webhooks: SavedWebhooks;
 }
+
+/** A saved state as a format-1 state line holds it (what {@link SavedStateSchema} accepts): runs of failures in either form. */
+export type SavedStateLine = Omit<SavedState, "webhooks"> & { readonly webhooks: SavedWebhooksLine };
 
 const COLLECTIONS = TENANT_COLLECTIONS;
 
@@ -60,7 +66,7 @@ export interface DanglingReference {
 }
 
 /** The first reference of a saved state that points nowhere, or undefined. */
-export function danglingReference(state: SavedState): DanglingReference | undefined {
+export function danglingReference(state: Omit<SavedState, "webhooks">): DanglingReference | undefined {
   const tenantIds = new Set(state.tenants.map(({ tenant }) => tenant.id));
   if (state.defaultTenantId !== (state.tenants[0]?.tenant.id ?? null)) return { pointer: "/defaultTenantId", detail: "is not the first tenant" };
   for (const [index, [, tenantId]] of state.apiKeys.entries()) {
@@ -97,15 +103,16 @@ export function danglingReference(state: SavedState): DanglingReference | undefi
 }
 
 /**
- * Validates a saved state whole: every record as the API would have stored it, and every
+ * Validates a format-1 state line whole: every record as the API would have stored it, and every
  * reference (a log's prospect, a page's group, a version's page, a key's tenant) to a record of it.
+ * A run of failures saved without its tenant is given one when the replay it starts ends (`replay.ts`).
  * @throws {MockStateError} naming the first failing field
  */
-export function parseSavedState(value: unknown): SavedState {
+export function parseSavedState(value: unknown): SavedStateLine {
   const parsed = SavedStateSchema.safeParse(value);
   if (!parsed.success) throw new MockStateError("invalid state", toFieldErrors(parsed.error.issues, value));
   // The records as given, not zod's copies: a payload keeps every key it had (an own `__proto__` too).
-  const state = value as SavedState;
+  const state = value as SavedStateLine;
   const dangling = danglingReference(state);
   if (dangling !== undefined)
     throw new MockStateError("invalid state", [{ pointer: dangling.pointer, code: "unknown_reference", detail: dangling.detail }]);

@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, DEFAULT_PROSPECT_LOG_TYPE, OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
+import { DEFAULT_PROSPECT_LOG_TYPE, OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { MockStateError } from "../lib/errors.js";
 import { gainIdentifiers, insertProspect } from "./prospects.js";
@@ -17,13 +17,14 @@ import {
   ProspectLogRecordSchema,
   ProspectRecordSchema,
   SubscriptionRecordSchema,
+  TenantRecordSchema,
 } from "./records.js";
 import type { Store } from "./store.js";
 import { createTenantData, type IdempotencyEntry, storeLog, storePage, storeVersion, type TenantData } from "./tenant-data.js";
 
 /** One tenant in a snapshot: its record, how many keys it has, and its records in insertion order. */
 export const TenantSnapshotSchema = z.object({
-  tenant: z.object({ id: OpaqueId, createdAt: DateTime }),
+  tenant: TenantRecordSchema,
   apiKeyCount: z.int().check(z.gte(0)),
   prospects: z.array(ProspectRecordSchema),
   prospectLogs: z.array(ProspectLogRecordSchema),

@@ -8,7 +8,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
+import { OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
 import { MockStateError } from "../lib/errors.js";
 import { SavedDeliverySchema, SavedEventSchema } from "../webhooks/index.js";
 import { ApiKey } from "./inputs.js";
@@ -21,7 +21,9 @@ import {
   ProspectLogRecordSchema,
   ProspectRecordSchema,
   SubscriptionRecordSchema,
+  TenantRecordSchema,
 } from "./records.js";
+import type { SavedChange } from "./replay.js";
 import type { SavedState } from "./saved-state.js";
 
 /** The schema of each collection's records: the one rule for a stored record, whatever form holds it. */
@@ -42,8 +44,9 @@ const WebhookChangeSchema = z.discriminatedUnion("kind", [
   z.extend(SavedEventSchema, { kind: z.literal("event") }),
   z.object({ kind: z.literal("delivery"), delivery: SavedDeliverySchema }),
   z.object({ kind: z.literal("forget-delivery"), sequence: z.int().check(z.gte(0)) }),
-  z.object({ kind: z.literal("forget-events"), count: z.int().check(z.gte(0)) }),
-  z.object({ kind: z.literal("failing"), subscriptionId: OpaqueId, since: z.nullable(z.number()) }),
+  // Without `tenantId`: as a journal held them before each tenant kept its own webhook books (format 1).
+  z.object({ kind: z.literal("forget-events"), tenantId: z.optional(z.nullable(OpaqueId)), count: z.int().check(z.gte(0)) }),
+  z.object({ kind: z.literal("failing"), tenantId: z.optional(z.nullable(OpaqueId)), subscriptionId: OpaqueId, since: z.nullable(z.number()) }),
   z.object({ kind: z.literal("forget-tenant"), tenantId: OpaqueId }),
 ]);
 
@@ -59,11 +62,12 @@ export const StateRecordSchema = z.discriminatedUnion("op", [
     put("webhookSubscriptions"),
   ]),
   z.object({ op: z.literal("delete"), in: z.enum(TENANT_COLLECTIONS), tenantId: OpaqueId, id: OpaqueId }),
-  z.object({ op: z.literal("tenant"), value: z.object({ id: OpaqueId, createdAt: DateTime }) }),
+  z.object({ op: z.literal("tenant"), value: TenantRecordSchema }),
   z.object({ op: z.literal("key"), key: ApiKey, tenantId: z.nullable(OpaqueId) }),
   z.object({ op: z.literal("secrets"), issued: z.int().check(z.gte(0)) }),
   z.object({ op: z.literal("webhooks"), change: WebhookChangeSchema }),
   z.object({ op: z.literal("clear"), tenantId: OpaqueId }),
+  z.object({ op: z.literal("delete-tenant"), tenantId: OpaqueId }),
   z.object({ op: z.literal("reset") }),
   z.object({ op: z.literal("state"), records: z.int().check(z.gte(0)) }),
 ]);
@@ -78,8 +82,8 @@ export interface StateHeader {
   readonly records: number;
 }
 
-/** One record of a saved state: a change, or the header of a state written whole. */
-export type StateRecord = StateChange | StateHeader;
+/** One record of a saved state: a change (a format-1 journal's webhook changes may lack their tenant), or the header of a state written whole. */
+export type StateRecord = SavedChange | StateHeader;
 
 /** A check of a record by its collection's schema: {@link RECORD_SCHEMAS}, or the same fields under a faster object parser. */
 export type RecordChecks = Readonly<Record<TenantCollection, { safeParse(value: unknown): { readonly success: boolean } }>>;
@@ -126,7 +130,9 @@ export function* stateRecords(saved: SavedState): Generator<StateRecord> {
   }
   for (const { tenantId, event } of saved.webhooks.events) yield { op: "webhooks", change: { kind: "event", tenantId, event } };
   for (const delivery of saved.webhooks.deliveries) yield { op: "webhooks", change: { kind: "delivery", delivery } };
-  for (const [subscriptionId, since] of saved.webhooks.failingSince) yield { op: "webhooks", change: { kind: "failing", subscriptionId, since } };
+  for (const [tenantId, subscriptionId, since] of saved.webhooks.failingSince) {
+    yield { op: "webhooks", change: { kind: "failing", tenantId, subscriptionId, since } };
+  }
 }
 
 /** How many records {@link stateRecords} lists for `saved` after its header. */

@@ -10,11 +10,13 @@ import { MockStateError } from "../lib/errors.js";
 import { createIdFactory, type IdPrefix } from "../lib/ids.js";
 import { createRandom, randomBytes, type Seed } from "../lib/random.js";
 import { webhookSecretFromBytes } from "../webhooks/index.js";
-import { IdRegisteredMap, type IdRegistry } from "./id-registry.js";
+import type { IdRegistry } from "./id-registry.js";
+import { createInboxIndex } from "./inbox-index.js";
 import type { TenantOption } from "./inputs.js";
 import type { Journal } from "./journal.js";
 import type { WebhookSubscriptionRecord } from "./records.js";
 import type { TenantData } from "./tenant-data.js";
+import { ApiKeyMap, TenantMap } from "./tenant-maps.js";
 
 /** The random bytes of a `whsec_` secret. */
 const SECRET_BYTES = 24;
@@ -36,7 +38,13 @@ export function createStore(config: { readonly clock: Clock; readonly seed: Seed
   const registerId: IdRegistry = (id) => (id.startsWith("event_") ? eventIds : ids).reserve(id);
   const secrets = createRandom(config.seed, STREAMS.secrets);
   const nowMs = (): number => readClock(config.clock);
-  const journal: Journal = config.journal ?? (() => {});
+  const inboxIndex = createInboxIndex();
+  const outside = config.journal;
+  // The inbox's index hears every change first: whatever path wrote a subscription, it stays in step.
+  const journal: Journal = (change) => {
+    inboxIndex.hear(change);
+    outside?.(change);
+  };
   let secretsIssued = 0;
   const newSecret = (): string => {
     secretsIssued += 1;
@@ -44,17 +52,19 @@ export function createStore(config: { readonly clock: Clock; readonly seed: Seed
     return webhookSecretFromBytes(randomBytes(secrets, SECRET_BYTES));
   };
   return {
-    tenants: new IdRegisteredMap<TenantData>(registerId, {
+    tenants: new TenantMap(registerId, {
       put: (_id, tenant) => journal({ op: "tenant", value: tenant.record }),
-      delete: () => {}, // tenants are never removed
+      delete: (tenantId) => journal({ op: "delete-tenant", tenantId }),
     }),
-    /** API key → tenant ID. */
-    apiKeys: new IdRegisteredMap<string>(registerId, {
+    /** API key → tenant ID, and each tenant's keys. */
+    apiKeys: new ApiKeyMap(registerId, {
       put: (key, tenantId) => journal({ op: "key", key, tenantId }),
       delete: (key) => journal({ op: "key", key, tenantId: null }),
     }),
     /** Where every write is reported (a state file's journal). */
     journal,
+    /** Which subscriptions point at each name of the built-in inbox. */
+    inboxIndex,
     /** How many secrets were drawn from the secret stream. */
     get secretsIssued(): number {
       return secretsIssued;

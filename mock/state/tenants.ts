@@ -14,9 +14,10 @@ import { assertFreeId, parseOrThrow } from "./validate.js";
 /**
  * Creates a tenant with keys, validated first so nothing is stored when any part is invalid. The
  * first tenant becomes the default one.
+ * @param isolated - a tenant made for one test (`api.isolate()`, `POST /__mock/tenants`): it may be deleted, and counts against `maxTenants`
  * @throws {MockStateError} for an invalid or taken ID or key
  */
-export function createTenant(store: Store, input: unknown): TenantRecord {
+export function createTenant(store: Store, input: unknown, isolated = false): TenantRecord {
   const { id = store.newId("tenant"), apiKeys = [] } = parseOrThrow(TenantInput, input, "a tenant");
   assertFreeId(store.tenants, id, "a tenant");
   const keys = new Set(apiKeys);
@@ -25,7 +26,8 @@ export function createTenant(store: Store, input: unknown): TenantRecord {
       { pointer: "/apiKeys", code: "duplicate", detail: "a key is listed twice or already issued" },
     ]);
   }
-  const tenant = createTenantData({ id, createdAt: timestamp(store) }, store.registerId, store.journal);
+  const record: TenantRecord = { id, createdAt: timestamp(store), ...(isolated && { isolated: true }) };
+  const tenant = createTenantData(record, store.registerId, store.journal);
   store.tenants.set(id, tenant);
   store.defaultTenantId ??= id;
   for (const key of keys) store.apiKeys.set(key, id);
@@ -61,4 +63,23 @@ export function replaceTenantData(store: Store, tenantId: string, start: TenantD
     }
   }
   store.tenants.set(tenantId, fresh);
+}
+
+/**
+ * Removes an isolated tenant and revokes its keys (each revocation journaled, then the removal),
+ * leaving every other tenant as it was. The default tenant moves to the oldest one left. What the
+ * mock keeps beside the store (faults, requests, deliveries, inbox messages) is the caller's to forget.
+ * @throws {MockStateError} for an unknown tenant, or one that `isolate()` did not make
+ */
+export function removeTenant(store: Store, tenantId: string): void {
+  const tenant = store.tenants.get(tenantId);
+  if (tenant === undefined) throw new MockStateError(`no tenant ${JSON.stringify(tenantId)}`);
+  if (tenant.record.isolated !== true) {
+    throw new MockStateError(
+      `tenant ${JSON.stringify(tenantId)} was not made by isolate() or POST /__mock/tenants: only such a tenant can be deleted (reset this one instead)`,
+    );
+  }
+  for (const key of [...store.apiKeys.keysOf(tenantId)]) store.apiKeys.delete(key);
+  store.tenants.delete(tenantId);
+  if (store.defaultTenantId === tenantId) store.defaultTenantId = store.tenants.keys().next().value ?? null;
 }

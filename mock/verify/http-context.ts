@@ -1,13 +1,13 @@
 /**
  * The black-box harness of the contract rules: a {@link VerifyContext} over `fetch` against a base
  * URL. It holds the request budget and the pace, sends keys only in the `x-api-key` header, and
- * takes every key out of what it hands back (an answer that carried one is kept as an echo, shown
+ * takes every key out of what it keeps (an answer that carried one is kept as an echo, shown
  * redacted), so nothing a report holds can leak a key.
  * @module
  */
 import { API_KEY_HEADER } from "../../src/headers.js";
 import { createRedactor, type Redactor } from "../../src/redact.js";
-import type { Answer, Exchange, KeyChoice, SendOptions, VerifyContext } from "./rule.js";
+import type { Answer, Exchange, KeyChoice, SendOptions, SentRequest, VerifyContext } from "./rule.js";
 
 /** What the harness needs. */
 export interface HttpContextOptions {
@@ -19,6 +19,8 @@ export interface HttpContextOptions {
   readonly subscription?: string | undefined;
   /** At most this many requests in all. */
   readonly maxRequests: number;
+  /** The budget a report names when it is spent (default `maxRequests`; `runVerify` names the whole run's). */
+  readonly budgetShown?: number;
   /** At most this many requests per second. */
   readonly rate: number;
   /** Each request gives up after this many milliseconds (default 10 000). */
@@ -57,14 +59,25 @@ export class Interrupted extends Error {
 export interface HttpContext extends VerifyContext {
   /** Requests sent so far. */
   readonly sent: number;
-  /** Sends one request outside any rule (the subscription's snapshot and restore), within the budget. */
-  send(method: string, path: string, options?: SendOptions): Promise<Exchange>;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A random word for keys and idempotency keys nobody has used. */
+/** A random word of 24 hex digits. */
 const randomWord = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/** The key with the case of each letter swapped. */
+const recase = (key: string) => key.replace(/[a-z]/gi, (char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()));
+
+/** A raw body longer than this is shown in a report by its start and its size. */
+const SHOWN_BODY = 300;
+
+/** A raw body as a report shows it. */
+function shownRaw(raw: string | Uint8Array): string {
+  const bytes = typeof raw === "string" ? new TextEncoder().encode(raw).byteLength : raw.byteLength;
+  const text = typeof raw === "string" ? raw : new TextDecoder().decode(raw.subarray(0, SHOWN_BODY + 1));
+  return bytes > SHOWN_BODY ? `${text.slice(0, SHOWN_BODY)}... (${bytes} bytes)` : text;
+}
 
 /**
  * Creates the harness.
@@ -75,44 +88,58 @@ export function createHttpContext(options: HttpContextOptions): HttpContext {
   const send = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, "");
   const unknownKey = `pk_prospectkit_verify_unknown_${randomWord()}`;
-  const keys: Record<KeyChoice, string | undefined> = { caller: apiKey, none: undefined, unknown: unknownKey, "other-tenant": otherTenantKey };
-  const redactors: Redactor[] = [apiKey, otherTenantKey, unknownKey].filter((key) => key !== undefined).map((key) => createRedactor(key));
+  const keys: Record<KeyChoice, string | undefined> = {
+    caller: apiKey,
+    "other-tenant": otherTenantKey,
+    none: undefined,
+    empty: "",
+    unknown: unknownKey,
+    recased: recase(apiKey),
+  };
+  const redactors: Redactor[] = [...new Set([apiKey, recase(apiKey), otherTenantKey, unknownKey])]
+    .filter((key) => key !== undefined)
+    .map((key) => createRedactor(key));
+  const redact = (text: string) => redactors.reduce((value, redactor) => redactor.text(value), text);
+  const exchanges: Exchange[] = [];
   const echoes: Exchange[] = [];
+  const memo = new Map<string, Promise<unknown>>();
   const interval = 1000 / rate;
   let sent = 0;
   let nextAt = 0;
 
   async function call(method: string, path: string, sendOptions: SendOptions = {}): Promise<Exchange> {
     if (signal?.aborted) throw new Interrupted();
-    if (sent >= maxRequests) throw new BudgetSpent(maxRequests);
+    if (sent >= maxRequests) throw new BudgetSpent(options.budgetShown ?? maxRequests);
     const key = sendOptions.key ?? "caller";
     const wait = nextAt - performance.now();
     if (wait > 0) await sleep(wait);
     if (signal?.aborted) throw new Interrupted();
     nextAt = performance.now() + interval;
     sent += 1;
-    const headers = new Headers({ accept: "application/json" });
+    const headers = new Headers({ accept: "application/json", ...sendOptions.headers });
     const value = keys[key];
     if (value !== undefined) headers.set(API_KEY_HEADER, value);
-    const body = sendOptions.json === undefined ? undefined : JSON.stringify(sendOptions.json);
-    if (body !== undefined) headers.set("content-type", "application/json");
+    const body = sendOptions.json !== undefined ? JSON.stringify(sendOptions.json) : sendOptions.raw;
+    const contentType = sendOptions.contentType === undefined ? "application/json" : sendOptions.contentType;
+    if (body !== undefined && contentType !== null) headers.set("content-type", contentType);
     let response: Response;
     let text: string;
     try {
-      response = await send(`${base}${path}`, { method, headers, ...(body !== undefined && { body }), signal: AbortSignal.timeout(timeoutMs) });
+      response = await send(`${base}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined && { body: body as BodyInit }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       text = await response.text();
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new Unreachable(`${method} ${base}${path} failed: ${cause}`);
+      throw new Unreachable(`${method} ${base}${redact(path)} failed: ${cause}`);
     }
     const held = redactors.some((redactor) => redactor.holds(text) || [...response.headers].some(([, v]) => redactor.holds(v)));
-    for (const redactor of redactors) text = redactor.text(text);
+    text = redact(text);
     const answerHeaders = new Headers();
-    for (const [name, headerValue] of response.headers)
-      answerHeaders.set(
-        name,
-        redactors.reduce((v, redactor) => redactor.text(v), headerValue),
-      );
+    for (const [name, headerValue] of response.headers) answerHeaders.set(name, redact(headerValue));
     let parsed: unknown = text;
     try {
       parsed = JSON.parse(text);
@@ -120,7 +147,21 @@ export function createHttpContext(options: HttpContextOptions): HttpContext {
       // not JSON: keep the text
     }
     const answer: Answer = { status: response.status, headers: answerHeaders, body: parsed, text };
-    const exchange: Exchange = { request: { method, path, key, ...(sendOptions.json !== undefined && { body: sendOptions.json }) }, answer };
+    const shownBody =
+      sendOptions.json !== undefined
+        ? redactors.reduce((value, redactor) => redactor.json(value), sendOptions.json)
+        : body === undefined
+          ? undefined
+          : redact(shownRaw(body));
+    const request: SentRequest = {
+      method,
+      path: redact(path),
+      key,
+      ...(shownBody !== undefined && { body: shownBody }),
+      ...(body !== undefined && contentType !== "application/json" && { contentType }),
+    };
+    const exchange: Exchange = { request, answer };
+    exchanges.push(exchange);
     if (held) echoes.push(exchange);
     return exchange;
   }
@@ -133,7 +174,19 @@ export function createHttpContext(options: HttpContextOptions): HttpContext {
     ...(options.page !== undefined && { page: options.page }),
     ...(options.subscription !== undefined && { subscription: options.subscription }),
     otherTenant: otherTenantKey !== undefined,
+    unknownKey,
+    keyHasLetters: /[a-z]/i.test(apiKey),
+    fresh: randomWord,
     idempotencyKey: () => `prospectkit-verify-${randomWord()}`,
+    once<T>(name: string, read: () => Promise<T>): Promise<T> {
+      let promise = memo.get(name) as Promise<T> | undefined;
+      if (promise === undefined) {
+        promise = read();
+        memo.set(name, promise);
+      }
+      return promise;
+    },
+    exchanges: () => exchanges,
     keyEchoes: () => echoes,
   };
 }

@@ -57,6 +57,7 @@ export function formatReport(report: VerifyReport): string {
     lines.push("");
   }
   const s = summaryOf(report);
+  for (const problem of report.inputProblems ?? []) lines.push(`Input problem: ${problem}`);
   if (report.restore !== undefined) lines.push(`Subscription ${report.restore.subscription}: ${report.restore.detail}`);
   if (report.stopped !== undefined) lines.push(`Stopped early: ${report.stopped}`);
   lines.push(

@@ -20,25 +20,39 @@ export const INPUT_OPTIONS: Readonly<Record<RuleInput, string>> = {
   otherTenantKey: "--other-tenant-key KEY",
 };
 
-/** Which key a request carries: the caller's (default), none, one the deployment cannot know, or another tenant's. */
-export type KeyChoice = "caller" | "none" | "unknown" | "other-tenant";
+/**
+ * Which key a request carries in `x-api-key`: the caller's (default), another tenant's, none, an
+ * empty header, one no deployment can know, or the caller's with the case of its letters swapped.
+ * Only the first two are valid keys; a request with one of them goes to one of the three
+ * operations, or uses a method that is safe by definition (RFC 9110: GET, HEAD, OPTIONS).
+ */
+export type KeyChoice = "caller" | "other-tenant" | "none" | "empty" | "unknown" | "recased";
 
 /** How to send one request. */
 export interface SendOptions {
   /** Default `"caller"`. */
   readonly key?: KeyChoice;
-  /** A JSON body (serialized, sent as application/json). */
+  /** A JSON body (serialized; sent as `application/json` unless `contentType` says otherwise) ... */
   readonly json?: unknown;
+  /** ... or a body sent as these exact bytes or this exact text. */
+  readonly raw?: string | Uint8Array;
+  /** The body's `Content-Type` (default `application/json` for a body); `null` sends none. */
+  readonly contentType?: string | null;
+  /** Other request headers (never `x-api-key`: that is `key`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** One request as a report shows it: never a header, so never a key. */
 export interface SentRequest {
   readonly method: string;
-  /** The path below the base URL, with its query. */
+  /** The path below the base URL, with its query (any key in it shown as `[redacted]`). */
   readonly path: string;
   /** Which key it carried (never the key itself). */
   readonly key: KeyChoice;
+  /** The JSON body sent, or a raw body's text (shortened when long). */
   readonly body?: unknown;
+  /** The `Content-Type` sent, when it was not `application/json`. */
+  readonly contentType?: string | null;
 }
 
 /** One answer, read once. */
@@ -67,15 +81,25 @@ export interface VerifyContext {
   readonly subscription?: string;
   /** Whether a key of another tenant is available (`key: "other-tenant"`). */
   readonly otherTenant: boolean;
+  /** A key no deployment knows (made up for this run), for the rules that put one outside the header. */
+  readonly unknownKey: string;
+  /** Whether the caller's key has letters, so that `key: "recased"` differs from it. */
+  readonly keyHasLetters: boolean;
+  /** A fresh random word of lower-case hex digits, never used before. */
+  fresh(): string;
   /** A fresh idempotency key, never used before. */
   idempotencyKey(): string;
+  /** Runs `read` once per run for `name` and hands every later caller the same promise (the given page's and subscription's first reads). */
+  once<T>(name: string, read: () => Promise<T>): Promise<T>;
+  /** Every exchange so far, in order (keys shown as `[redacted]`). */
+  exchanges(): readonly Exchange[];
   /** Every exchange so far whose answer carried a key that was sent (shown redacted). */
   keyEchoes(): readonly Exchange[];
 }
 
 /** One contract rule. */
 export interface ContractRule {
-  /** A stable ID, e.g. `create.status`. */
+  /** A stable ID, e.g. `create.result`. */
   readonly id: string;
   /** The operation it is about, or `null` for the API as a whole. */
   readonly operation: OperationId | null;
@@ -102,6 +126,21 @@ export class RuleFailure extends Error {
   ) {
     super(message);
     this.name = "RuleFailure";
+  }
+}
+
+/** A rule that cannot run on this deployment's data, and why (reported as skipped, never passed). */
+export class RuleSkipped extends Error {
+  /**
+   * @param reason - what is missing, and what would run the rule
+   * @param inputProblem - set when an input given on the command line is wrong (the deployment does not know it): the run then ends with exit code 2
+   */
+  constructor(
+    reason: string,
+    readonly inputProblem = false,
+  ) {
+    super(reason);
+    this.name = "RuleSkipped";
   }
 }
 

@@ -1,19 +1,20 @@
 /**
  * `runVerify`: runs every contract rule black box against a deployment and reports each as
  * passed, failed, skipped (an input is missing, or the data does not allow it) or not run (the
- * budget was spent, the run was interrupted). The subscription it is given is read first and put
- * back to its `url`, `events` and `active` at the end, whatever happened in between.
+ * budget was spent, the run was interrupted). A failure at any step fails its rule and the run
+ * goes on. The subscription it is given is read first and put back to its `url`, `events` and
+ * `active` at the end, whatever happened in between, and the report says "restored" only when the
+ * answers show it.
  * @module
  */
 import type { OperationId } from "../../src/operations.js";
-import { RuleSkipped } from "./expect.js";
 import { BudgetSpent, createHttpContext, type HttpContextOptions, Interrupted, Unreachable } from "./http-context.js";
-import { type ContractRule, INPUT_OPTIONS, type RuleClass, RuleFailure, type SentRequest } from "./rule.js";
+import { firstRead, RESTORE_REQUESTS, type RestoreOutcome, restoreSubscription, subscriptionPath } from "./inputs.js";
+import { type ContractRule, type Exchange, INPUT_OPTIONS, type RuleClass, RuleFailure, RuleSkipped, type SentRequest } from "./rule.js";
 import { CONTRACT_RULES } from "./rules/index.js";
-import { subscriptionPath } from "./rules/update-subscription.js";
 
-/** The default request budget of a run (every rule with every input needs well under half of it). */
-export const DEFAULT_MAX_REQUESTS = 120;
+/** The default request budget of a run (a run with every input needs well under half of it). */
+export const DEFAULT_MAX_REQUESTS = 600;
 
 /** The default pace, in requests per second. */
 export const DEFAULT_RATE = 10;
@@ -42,11 +43,17 @@ export interface VerifyReport {
   readonly maxRequests: number;
   readonly durationMs: number;
   readonly results: readonly RuleResult[];
-  /** The subscription given, and whether it was put back (`undefined`: none given). */
-  readonly restore?: { readonly subscription: string; readonly ok: boolean; readonly detail: string };
+  /** The subscription given, and whether the answers show it put back (`undefined`: none given). */
+  readonly restore?: RestoreOutcome;
+  /** Inputs the deployment does not know (a `--page` or `--subscription` it answers 404): a usage error. */
+  readonly inputProblems?: readonly string[];
   /** Why the run could not go on (unreachable, interrupted), if it stopped early. */
   readonly stopped?: string;
-  /** 0: passed; 1: a failure that counts (spec failures; every failure with `strict`); 2: the run could not be completed. */
+  /**
+   * 0: passed; 1: a failure that counts (spec failures; every failure with `strict`); 2: the run
+   * could not be done or completed (unreachable, interrupted, an input the deployment does not
+   * know, a subscription not shown restored).
+   */
   readonly exitCode: 0 | 1 | 2;
 }
 
@@ -62,7 +69,23 @@ export interface VerifyOptions extends Omit<HttpContextOptions, "maxRequests" | 
   readonly rules?: readonly ContractRule[];
 }
 
-const RESTORE_REQUESTS = 1;
+const base = (rule: ContractRule) => ({ id: rule.id, operation: rule.operation, class: rule.class, title: rule.title, source: rule.source });
+
+/** What a rule's error makes of it (an error that is not the rule's own: the run stops or the budget is spent). */
+function resultOf(rule: ContractRule, error: unknown, last: Exchange | undefined): RuleResult {
+  const shown = (exchange: Exchange | undefined) =>
+    exchange === undefined ? {} : { request: exchange.request, answer: { status: exchange.answer.status, body: exchange.answer.body } };
+  if (error instanceof RuleFailure) return { ...base(rule), status: "failed", message: error.message, ...shown(error.exchange) };
+  if (error instanceof RuleSkipped) return { ...base(rule), status: "skipped", message: error.message };
+  if (error instanceof BudgetSpent) return { ...base(rule), status: "not run", message: error.message };
+  // An answer the rule could not read as it expects (a body of another shape): the rule fails on it.
+  return {
+    ...base(rule),
+    status: "failed",
+    message: `the answer could not be read as the rule expects (${(error as Error).message})`,
+    ...shown(last),
+  };
+}
 
 /**
  * Runs the contract rules against a deployment.
@@ -70,27 +93,20 @@ const RESTORE_REQUESTS = 1;
  * @returns the report
  */
 export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
-  const { maxRequests = DEFAULT_MAX_REQUESTS, rate = DEFAULT_RATE, strict = false, rules = CONTRACT_RULES } = options;
+  const { maxRequests = DEFAULT_MAX_REQUESTS, rate = DEFAULT_RATE, strict = false, rules = CONTRACT_RULES, subscription } = options;
   const started = performance.now();
-  const subscription = options.subscription;
-  // The restore's request is kept back from the rules' budget, so the budget holds with it.
+  // The restore's requests are kept back from the rules' budget, so the budget holds with them.
   const reserve = subscription === undefined ? 0 : RESTORE_REQUESTS;
-  const context = createHttpContext({ ...options, maxRequests: maxRequests - reserve, rate });
+  const context = createHttpContext({ ...options, maxRequests: maxRequests - reserve, budgetShown: maxRequests, rate });
   const results: RuleResult[] = [];
+  const inputProblems = new Set<string>();
   let stopped: string | undefined;
-  let original: { url: unknown; events: unknown; active: unknown } | undefined;
-  let restore: VerifyReport["restore"];
-  const base = (rule: ContractRule) => ({ id: rule.id, operation: rule.operation, class: rule.class, title: rule.title, source: rule.source });
   try {
-    if (subscription !== undefined) {
-      const snapshot = await context.send("PATCH", subscriptionPath(subscription), { json: {} });
-      if (snapshot.answer.status !== 200 || typeof snapshot.answer.body !== "object" || snapshot.answer.body === null) {
-        stopped = `cannot read --subscription ${subscription}: PATCH {} answered ${snapshot.answer.status}`;
-      } else {
-        const { url, events, active } = snapshot.answer.body;
-        original = { url, events, active };
-      }
-    }
+    // Read before any rule can change it.
+    if (subscription !== undefined)
+      await firstRead(context).catch((error: unknown) => {
+        if (!(error instanceof BudgetSpent)) throw error;
+      });
     for (const [index, rule] of rules.entries()) {
       if (stopped !== undefined) {
         results.push({ ...base(rule), status: "not run", message: stopped });
@@ -104,68 +120,64 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
         continue;
       }
       options.onProgress?.(index, rules.length, rule);
+      const before = context.exchanges().length;
       try {
         await rule.run(context);
         results.push({ ...base(rule), status: "passed" });
       } catch (error) {
-        if (error instanceof RuleFailure) {
-          const { exchange } = error;
-          results.push({
-            ...base(rule),
-            status: "failed",
-            message: error.message,
-            ...(exchange && { request: exchange.request, answer: { status: exchange.answer.status, body: exchange.answer.body } }),
-          });
-        } else if (error instanceof RuleSkipped) results.push({ ...base(rule), status: "skipped", message: error.message });
-        else if (error instanceof BudgetSpent) results.push({ ...base(rule), status: "not run", message: error.message });
-        else if (error instanceof Interrupted || error instanceof Unreachable) {
+        if (error instanceof Interrupted || error instanceof Unreachable) {
           stopped = error instanceof Interrupted ? "interrupted" : error.message;
           results.push({ ...base(rule), status: "not run", message: stopped });
-        } else throw error;
+          continue;
+        }
+        if (error instanceof RuleSkipped && error.inputProblem) inputProblems.add(error.message);
+        const mine = context.exchanges().slice(before);
+        results.push(resultOf(rule, error, mine.at(-1)));
       }
     }
   } catch (error) {
     stopped = error instanceof Unreachable || error instanceof Interrupted ? error.message : `unexpected: ${(error as Error).message}`;
-  } finally {
-    if (subscription !== undefined) restore = await restoreSubscription(options, subscription, original, rate);
+    for (const rule of rules.slice(results.length)) results.push({ ...base(rule), status: "not run", message: stopped });
+  }
+  let restore: RestoreOutcome | undefined;
+  let restoreRequests = 0;
+  if (subscription !== undefined) {
+    const found = context.exchanges().length > 0 ? (await firstRead(context).catch(() => undefined))?.values : undefined;
+    if (found === undefined) restore = { subscription, ok: true, detail: "never changed (it could not be read)" };
+    else {
+      const path = subscriptionPath(subscription);
+      const changed = context
+        .exchanges()
+        .some(
+          ({ request, answer }) =>
+            request.method === "PATCH" &&
+            request.path === path &&
+            request.key === "caller" &&
+            answer.status < 300 &&
+            typeof request.body === "object" &&
+            request.body !== null &&
+            Object.keys(request.body).length > 0,
+        );
+      // Never interrupted, at the run's pace, outside the rules' budget.
+      const { signal: _ignored, ...rest } = options;
+      const restoring = createHttpContext({ ...rest, maxRequests: RESTORE_REQUESTS, rate });
+      await new Promise((resolve) => setTimeout(resolve, 1000 / rate));
+      restore = await restoreSubscription((json) => restoring.send("PATCH", path, { json }), subscription, found, changed);
+      restoreRequests = restoring.sent;
+    }
   }
   const counted = results.filter((result) => result.status === "failed" && (strict || result.class === "spec"));
-  const exitCode = stopped !== undefined || restore?.ok === false ? 2 : counted.length > 0 ? 1 : 0;
+  const exitCode = stopped !== undefined || restore?.ok === false || inputProblems.size > 0 ? 2 : counted.length > 0 ? 1 : 0;
   return {
     baseUrl: options.baseUrl,
     strict,
-    requests: context.sent + (original !== undefined ? RESTORE_REQUESTS : 0),
+    requests: context.sent + restoreRequests,
     maxRequests,
     durationMs: Math.round(performance.now() - started),
     results,
     ...(restore && { restore }),
+    ...(inputProblems.size > 0 && { inputProblems: [...inputProblems] }),
     ...(stopped !== undefined && { stopped }),
     exitCode,
   };
-}
-
-/** Puts the subscription back as it was read: one PATCH of `url`, `active` and (when it was a list) `events`; never aborted. */
-async function restoreSubscription(
-  options: VerifyOptions,
-  subscription: string,
-  original: { url: unknown; events: unknown; active: unknown } | undefined,
-  rate: number,
-): Promise<NonNullable<VerifyReport["restore"]>> {
-  if (original === undefined) return { subscription, ok: true, detail: "never read, so never changed" };
-  const { signal: _ignored, ...rest } = options;
-  const context = createHttpContext({ ...rest, maxRequests: RESTORE_REQUESTS, rate });
-  const body = { url: original.url, active: original.active, ...(Array.isArray(original.events) && { events: original.events }) };
-  try {
-    // The pace holds for the restore too: one interval after the rules' last request.
-    await new Promise((resolve) => setTimeout(resolve, 1000 / rate));
-    const exchange = await context.send("PATCH", subscriptionPath(subscription), { json: body });
-    const ok = exchange.answer.status === 200;
-    return {
-      subscription,
-      ok,
-      detail: ok ? "restored to its url, events and active" : `restoring answered ${exchange.answer.status}: put it back by hand`,
-    };
-  } catch (error) {
-    return { subscription, ok: false, detail: `restoring failed (${(error as Error).message}): put it back by hand` };
-  }
 }

@@ -9,6 +9,8 @@ export interface AttemptInput {
   /** Every secret that signs it: one, or two while a secret is being rotated (one `v1,` signature each). */
   readonly secrets: readonly string[];
   readonly body: string;
+  /** Aborts this attempt besides the run's own signal (its tenant's reset or deletion). */
+  readonly signal?: AbortSignal;
 }
 
 /** How one attempt ended. */
@@ -104,8 +106,12 @@ async function send(input: AttemptInput, headers: Record<string, string>, option
   timeout.addEventListener("abort", timedOut, { once: true });
   const stopped = () => controller.abort(stop.reason);
   stop.addEventListener("abort", stopped, { once: true });
+  const own = input.signal;
+  const ended = () => controller.abort(own?.reason);
+  own?.addEventListener("abort", ended, { once: true });
   try {
     stop.throwIfAborted();
+    own?.throwIfAborted();
     const { signal } = controller;
     const request = new Request(input.url, { method: "POST", headers, body: input.body, redirect: "manual", signal });
     const response = await untilAborted(options.fetch(request, { signal }), signal);
@@ -119,6 +125,7 @@ async function send(input: AttemptInput, headers: Record<string, string>, option
   } finally {
     timeout.removeEventListener("abort", timedOut);
     stop.removeEventListener("abort", stopped);
+    own?.removeEventListener("abort", ended);
     controller.abort(new DOMException("The attempt has ended.", "AbortError"));
   }
 }

@@ -4,7 +4,19 @@
  * @module
  */
 export { createWebhookDispatcher } from "./dispatcher.js";
-export { applyWebhookChange, SavedDeliverySchema, SavedEventSchema, SavedWebhooksSchema } from "./saved.js";
+export {
+  applyWebhookChange,
+  clearWebhookReplay,
+  endWebhookReplay,
+  type ReplayedTenants,
+  SavedDeliverySchema,
+  SavedEventSchema,
+  type SavedWebhooksLine,
+  SavedWebhooksLineSchema,
+  SavedWebhooksSchema,
+  startWebhookReplay,
+  type WebhookReplay,
+} from "./saved.js";
 export {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_DEACTIVATE_AFTER_MS,
@@ -17,8 +29,12 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryStatus,
+  FailingSince,
   SavedDelivery,
+  SavedWebhookChange,
   SavedWebhooks,
+  UntenantedFailingSince,
+  UntenantedWebhookChange,
   WebhookChange,
   WebhookDispatcherOptions,
   WebhookFetch,

@@ -2,7 +2,7 @@ import type { WebhookEvent as WebhookEventBody, WebhookEventKind } from "../../s
 
 /** A subscription as the dispatcher needs it: where to send, how to sign, what it wants. */
 export interface WebhookTarget {
-  /** The subscription ID, passed to `onDeactivate`. */
+  /** The subscription ID (unique within its tenant only), passed to `onDeactivate` with the tenant. */
   readonly id: string;
   /** The endpoint that receives the POST. */
   readonly url: string;
@@ -50,8 +50,8 @@ export interface WebhookDispatcherOptions extends WebhookOptions {
   now: () => Date;
   /** The next event ID (`event_` + lower-case ULID in the mock). */
   newEventId: () => string;
-  /** Called once when a subscription is deactivated after 5 days of failures; set its `active` to false. */
-  onDeactivate?: (subscriptionId: string) => void;
+  /** Called once when a subscription of a tenant is deactivated after 5 days of failures; set its `active` to false. */
+  onDeactivate?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => void;
   /** The secrets that sign a subscription's attempt now (rotation: two). Default: the target's secret when it was emitted. */
   secretsOf?: (target: { readonly tenantId: string | null; readonly subscriptionId: string }) => readonly string[] | undefined;
   /** Hears every change of the events, deliveries and runs of failures, as it happens (a state file's journal). */
@@ -113,22 +113,46 @@ export interface Delivery {
 
 /** A saved delivery. */
 export type SavedDelivery = Delivery & { readonly sequence: number; readonly secret: string };
+/** When a subscription of a tenant began its current run of failures (epoch ms). */
+export type FailingSince = readonly [tenantId: string | null, subscriptionId: string, since: number];
+
 /** The dispatcher's state as saved (see `SavedWebhooksSchema`). */
 export interface SavedWebhooks {
   readonly events: readonly { readonly tenantId: string | null; readonly event: WebhookEventBody }[];
   readonly deliveries: readonly SavedDelivery[];
-  readonly failingSince: readonly (readonly [string, number])[];
+  /** Each failing subscription's first failure: `[tenantId, subscriptionId, since]` (a subscription ID is unique within its tenant only). */
+  readonly failingSince: readonly FailingSince[];
 }
 
 /**
  * One change of the dispatcher's state: an event emitted, a delivery made or changed (the whole
- * delivery after the change), a delivery or the oldest events forgotten (the bound on records),
- * or a subscription starting (`since`) or ending (`null`) a run of failures.
+ * delivery after the change), a delivery or a tenant's oldest events forgotten (the bound on a
+ * tenant's records), a subscription of a tenant starting (`since`) or ending (`null`) a run of
+ * failures, or everything of a tenant forgotten (its reset or deletion).
  */
 export type WebhookChange =
   | { readonly kind: "event"; readonly tenantId: string | null; readonly event: WebhookEventBody }
   | { readonly kind: "delivery"; readonly delivery: SavedDelivery }
   | { readonly kind: "forget-delivery"; readonly sequence: number }
-  | { readonly kind: "forget-events"; readonly count: number }
-  | { readonly kind: "failing"; readonly subscriptionId: string; readonly since: number | null }
+  | { readonly kind: "forget-events"; readonly tenantId: string | null; readonly count: number }
+  | { readonly kind: "failing"; readonly tenantId: string | null; readonly subscriptionId: string; readonly since: number | null }
   | { readonly kind: "forget-tenant"; readonly tenantId: string };
+
+/**
+ * A run of failures as a file written before each tenant kept its own runs holds it (a format-1
+ * state line of prospectkit before tenants had their own webhook books): `[subscriptionId, since]`,
+ * its tenant not named. A replay gives it to a tenant (`attributeUntenantedRuns`).
+ */
+export type UntenantedFailingSince = readonly [subscriptionId: string, since: number];
+
+/**
+ * A change as a journal written before each tenant kept its own webhook books holds it: a
+ * tenant's oldest events forgotten and a run of failures started or ended, without `tenantId`
+ * (then the oldest events of all tenants, and a run kept by subscription ID alone).
+ */
+export type UntenantedWebhookChange =
+  | { readonly kind: "forget-events"; readonly count: number }
+  | { readonly kind: "failing"; readonly subscriptionId: string; readonly since: number | null };
+
+/** A change of the webhook deliveries as a saved state may hold it: as the dispatcher reports it now, or in the form before tenants kept their own books. */
+export type SavedWebhookChange = WebhookChange | UntenantedWebhookChange;

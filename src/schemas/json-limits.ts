@@ -7,6 +7,9 @@
  * @module
  */
 
+/** The largest request body accepted: 1 MiB (docs/behaviour.md, "Errors": 413 past it). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** The deepest nesting accepted: 64 levels of objects and arrays, a request body's root being level 1. */
 export const MAX_JSON_DEPTH = 64;
 

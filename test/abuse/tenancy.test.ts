@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CONTROL_ROUTES } from "../../mock/control/routes.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { createClient, ProspectKitError } from "../../src/index.js";
+import { undescribedAnswers, watchControlAnswers } from "../server/support/control-answers.js";
 import { API_KEYS, secretsOf, seedTenants, TENANTS, type TenantData } from "./support/tenants.js";
 
 /** IDs nobody holds: what "a missing resource" is named with. */
@@ -178,6 +179,13 @@ const CONTROL_ROWS: readonly ControlRow[] = [
   // A reset with a tenant's key resets that tenant only: the other's data stays as it was.
   { operationId: "resetMock", request: () => ({ method: "POST", path: "/__mock/reset" }), expect: { like: "own", status: 200 } },
   { operationId: "createIsolatedTenant", request: () => ({ method: "POST", path: "/__mock/tenants" }), expect: { like: "own", status: 201 } },
+  { operationId: "getTenant", request: () => ({ method: "GET", path: "/__mock/tenant" }), expect: { like: "own", status: 200 } },
+  // Another start tenant is never deleted, and answers like a tenant that does not exist.
+  {
+    operationId: "deleteTenant",
+    request: (_, t) => ({ method: "DELETE", path: `/__mock/tenants/${t.tenantId}` }),
+    expect: { like: "missing", status: 404 },
+  },
   // An ID is per tenant: the other tenant's is as free as an unused one, and the record is the caller's.
   {
     operationId: "createPageGroup",
@@ -331,5 +339,16 @@ describe("every control route: another tenant's data is out of reach", () => {
       expect((answer.body.data ?? answer.body.prospects).length).toBeGreaterThan(0);
       expect(JSON.stringify(answer.body)).not.toContain(other.tenantId);
     }
+  });
+});
+
+// Issue 32: the control document states exactly what the server does; every answer this suite received is one it describes.
+const watched = watchControlAnswers();
+describe("the control API's OpenAPI document", () => {
+  it("describes every answer this suite received from a control route: its status, media type and body", async () => {
+    await watched.settled();
+    const { problems, checked } = undescribedAnswers(watched.answers);
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(10);
   });
 });

@@ -15,6 +15,7 @@ const modules: string[] = [
   "./webhooks.ts",
   "./startup.ts",
   "./state.ts",
+  "./tenants.ts",
   "./sizes.ts",
   "./image.ts",
   "./soak.ts",

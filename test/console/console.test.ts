@@ -270,11 +270,37 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     expect(await page.locator("#fault-match-value-error").textContent()).toContain("is a boolean");
   });
 
-  it("resets the mock from the page, two steps; the request log empties live", async () => {
-    await page.getByRole("button", { name: "Reset the mock…" }).click();
-    await page.getByRole("button", { name: "Yes, reset the mock" }).click();
+  it("resets the mock from the page, two steps, saying the scope (a start key: the whole server); the request log empties live", async () => {
+    await openTab("Scenarios");
+    expect(await page.locator("#reset-scope").textContent()).toContain("Scope: the whole server.");
+    await page.getByRole("button", { name: "Reset the whole server…" }).click();
+    await page.getByRole("button", { name: "Yes, reset the whole server" }).click();
     await expect.poll(() => page.getByRole("tab", { name: /^Requests/ }).textContent()).toBe("Requests");
     expect(server.api.requests.size).toBe(0);
+  });
+
+  // Issue 32: a key made by POST /__mock/tenants may not reset the server; the console opened with it resets its own tenant, and says so.
+  it("opened with a key made by POST /__mock/tenants, the reset acts on that tenant only and says so; the other tenants keep their data", async () => {
+    const made = await fetch(`${server.url}/__mock/tenants`, { method: "POST", headers: { "x-api-key": DEFAULT_API_KEY } });
+    const { tenantId, apiKey } = (await made.json()) as { tenantId: string; apiKey: string };
+    const own = createClient({ apiKey, baseUrl: server.url, maxRetries: 0 });
+    await own.createProspectLog({ source: "crm", payload: {}, email: "isolated@example.com" });
+    server.api.state.prospects.create({ email: "start@example.com" }); // the start tenant's data (no request: the next test counts the log's rows)
+    const other = await browser.newPage({ viewport: DESKTOP });
+    try {
+      await signIn(other, apiKey);
+      await openTab("Scenarios", other);
+      await other.locator("#reset-scope").waitFor();
+      expect(await other.locator("#reset-scope").textContent()).toContain(`Scope: this tenant only (${tenantId}).`);
+      await screenshot("console-reset-tenant", other);
+      await other.getByRole("button", { name: "Reset this tenant…" }).click();
+      await other.getByRole("button", { name: "Yes, reset this tenant" }).click();
+      await expect.poll(() => server.api.state.prospectLogs.list({ tenantId }).length).toBe(0);
+      expect(await other.getByRole("alert").count()).toBe(0);
+      expect(server.api.state.prospects.findByIdentifier({ email: "start@example.com" })).toBeDefined();
+    } finally {
+      await other.close();
+    }
   });
 
   it("is driven from the keyboard: arrow keys move between the views, Enter opens a request", async () => {

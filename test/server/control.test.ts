@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { PROBLEM_CONTENT_TYPE, ProblemDetails } from "../../src/schemas/index.js";
+import { undescribedAnswers, watchControlAnswers } from "./support/control-answers.js";
 
 const KEY_A = "key_tenant_a";
 const KEY_B = "key_tenant_b";
@@ -318,5 +319,16 @@ describe("authentication, tenancy and routes", () => {
     const wrong = await call("PUT", "/__mock/faults");
     expectProblem(wrong, 405, "method_not_allowed");
     expect(wrong.headers.get("allow")).toBe("GET, HEAD, POST, DELETE");
+  });
+});
+
+// Issue 32: the control document states exactly what the server does; every answer this suite received is one it describes.
+const watched = watchControlAnswers();
+describe("the control API's OpenAPI document", () => {
+  it("describes every answer this suite received from a control route: its status, media type and body", async () => {
+    await watched.settled();
+    const { problems, checked } = undescribedAnswers(watched.answers);
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(10);
   });
 });

@@ -173,6 +173,8 @@ const CASES: readonly Case[] = [
   ["POST", "/__mock/inbox/openapi", "/__mock/inbox/{name}", { id: "forged" }, null],
   ["POST", "/__mock/inbox/nowhere", "/__mock/inbox/{name}", { id: "forged" }, null],
   ["POST", "/__mock/tenants", "/__mock/tenants"],
+  ["GET", "/__mock/tenant", "/__mock/tenant"],
+  ["DELETE", "/__mock/tenants/tenant_404", "/__mock/tenants/{tenantId}"],
   ["POST", "/__mock/reset?scope=tenant", "/__mock/reset"],
   ["POST", "/__mock/reset?scope=everything", "/__mock/reset"],
   ["POST", "/__mock/reset", "/__mock/reset"],

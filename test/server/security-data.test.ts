@@ -144,10 +144,11 @@ describe("routes that take no body accept none, an empty one or {}; anything els
     ]);
   const bodyless = CONTROL_ROUTES.filter((route) => route.method !== "GET" && route.body === undefined);
 
-  it("the table of such routes is what it claims: reset, making a tenant, run, rotate, redeliver, publish, clearing faults", () => {
+  it("the table of such routes is what it claims: reset, making and deleting a tenant, run, rotate, redeliver, publish, clearing faults", () => {
     expect(bodyless.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
       [
         "DELETE /__mock/faults",
+        "DELETE /__mock/tenants/{tenantId}",
         "POST /__mock/page_versions/{versionId}/publish",
         "POST /__mock/reset",
         "POST /__mock/tenants",

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { MockChange } from "../../mock/pipeline/changes.js";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
+import { undescribedAnswers } from "./support/control-answers.js";
 import { createDisk, type FullAt, type FullOptions } from "./support/disk.js";
 
 const dir = mkdtempSync(join(tmpdir(), "prospectkit-state-failures-"));
@@ -189,5 +190,45 @@ describe("in process, through api.fetch", () => {
     });
     expect(refused.status).toBe(503);
     expect(server.api.state.snapshot()).toBe(before);
+  });
+});
+
+describe("a control write the file cannot keep", () => {
+  it("is answered 503 state_not_persisted, as the control document says, and undone: no tenant made, none deleted, no reset", async () => {
+    const path = newPath();
+    disk.on(path);
+    const server = await start(path, { onStateFileNotice: () => {} });
+    const send = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { "x-api-key": KEY, ...(body !== undefined && { "content-type": "application/json" }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      return { method, path, status: response.status, contentType: response.headers.get("content-type"), text: await response.text() };
+    };
+    const made = JSON.parse((await send("POST", "/__mock/tenants")).text) as { tenantId: string; apiKey: string };
+    expect((await post(server, { source: "kept" })).status).toBe(201);
+    const before = server.api.state.snapshot();
+
+    disk.fillAt("append");
+    const answers = [
+      await send("POST", "/__mock/tenants"), // runs, its append fails: undone
+      await send("DELETE", `/__mock/tenants/${made.tenantId}`), // refused before it runs while the file cannot be written
+      await send("POST", "/__mock/reset"),
+      await send("POST", "/__mock/faults", { kind: "status", status: 500 }),
+    ];
+    expect(answers.map(({ status, text }) => [status, (JSON.parse(text) as { code: string }).code])).toEqual(
+      answers.map(() => [503, "state_not_persisted"]),
+    );
+    expect(undescribedAnswers(answers)).toEqual({ problems: [], checked: answers.length });
+    expect(server.api.state.snapshot()).toBe(before);
+    expect(server.api.state.tenants.list().map(({ id }) => id)).toContain(made.tenantId);
+
+    disk.free();
+    expect((await send("DELETE", `/__mock/tenants/${made.tenantId}`)).status).toBe(200);
+    await stop(server);
+    const restarted = await start(path);
+    expect(restarted.api.state.tenants.get(made.tenantId)).toBeUndefined();
+    expect(logSources(restarted)).toEqual(["kept"]);
   });
 });

@@ -146,6 +146,14 @@ describe("every stored field is checked with the API's own schemas, in either fo
       v2: { record: /"kind":"delivery"/, pointer: "/change/delivery/secret" },
     },
     {
+      // Issue 32: `isolated: true` marks a tenant made for one test (its keys never reset the server); nothing else may stand there.
+      rule: "a tenant's isolated flag that is not true",
+      bad: "not-true",
+      change: (saved, bad) => void (tenant0(saved).tenant.isolated = bad),
+      v1: "/tenants/0/tenant/isolated",
+      v2: { record: /"op":"tenant"/, pointer: "/value/isolated" },
+    },
+    {
       rule: "an API key with a character a header cannot carry",
       bad: "key with\nnewline",
       change: (saved, bad) => void (saved.apiKeys[0][0] = bad),
@@ -195,6 +203,11 @@ describe("a file that is not a valid state stops the start, names the problem an
     [
       "a change to a tenant that does not exist",
       (text) => `${text}${JSON.stringify({ op: "delete", in: "pages", tenantId: "tenant_nope", id: "p" })}\n`,
+      /line \d+ is not a valid record: \/tenantId: names no tenant of the state; the file is left as it is$/,
+    ],
+    [
+      "a tenant deleted that does not exist",
+      (text) => `${text}${JSON.stringify({ op: "delete-tenant", tenantId: "tenant_nope" })}\n`,
       /line \d+ is not a valid record: \/tenantId: names no tenant of the state; the file is left as it is$/,
     ],
     [

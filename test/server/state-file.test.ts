@@ -160,6 +160,37 @@ describe("a state file keeps the whole state across a restart", () => {
     expect((await call(restarted, "POST", "/v0/prospect_logs", { source: "isolated", payload: {} }, apiKey)).status).toBe(201);
   });
 
+  // Issue 32: a tenant's deletion reaches the journal (its keys revoked, then the tenant), and a tenant made for one test stays one.
+  it("a deleted tenant stays deleted, from the journal as a crash leaves it and after a stop; a kept one is still a tenant made for one test", async () => {
+    const path = newPath();
+    const first = await start(path, { maxTenants: 2 });
+    const made = async () => (await (await call(first, "POST", "/__mock/tenants")).json()) as { tenantId: string; apiKey: string };
+    const gone = await made();
+    const kept = await made();
+    for (const { apiKey } of [gone, kept]) {
+      expect((await call(first, "POST", "/v0/prospect_logs", { source: "isolated", payload: {} }, apiKey)).status).toBe(201);
+      expect((await call(first, "POST", "/__mock/webhook_events", { kind: "form.submitted", data: {} }, apiKey)).status).toBe(201);
+    }
+    expect((await call(first, "DELETE", `/__mock/tenants/${gone.tenantId}`, undefined, gone.apiKey)).status).toBe(200);
+    const after = everything(first.api);
+    await new Promise((done) => setImmediate(done)); // the changes of the task are written at its end
+    const copy = newPath();
+    copyFileSync(path, copy);
+    await stop(first);
+    for (const file of [copy, path]) {
+      const restarted = await start(file, { maxTenants: 2 });
+      expect(everything(restarted.api)).toEqual(after);
+      expect(restarted.api.state.tenants.get(gone.tenantId)).toBeUndefined();
+      expect((await call(restarted, "GET", "/__mock/state", undefined, gone.apiKey)).status).toBe(401);
+      expect((await call(restarted, "POST", "/__mock/reset?scope=server", undefined, kept.apiKey)).status).toBe(403);
+      // One isolated tenant held of two: one more fits, then the limit.
+      expect([(await call(restarted, "POST", "/__mock/tenants")).status, (await call(restarted, "POST", "/__mock/tenants")).status]).toEqual([
+        201, 409,
+      ]);
+      await stop(restarted);
+    }
+  });
+
   it("fixtures seed a fresh file once; a restart keeps what requests changed instead", async () => {
     const path = newPath();
     let runs = 0;

@@ -7,6 +7,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { type CliProcess, startCli } from "./support/cli-process.js";
+import { undescribedAnswers, watchControlAnswers } from "./support/control-answers.js";
 import { call, type Receiver, startReceiver, until } from "./support/webhooks.js";
 
 const A = "key_tenant_a";
@@ -194,5 +195,16 @@ describe("the CLI: one line per delivery attempt, and the demo inbox", () => {
     } finally {
       await quiet.stop();
     }
+  });
+});
+
+// Issue 32: the control document states exactly what the server does; every answer this suite received is one it describes.
+const watched = watchControlAnswers();
+describe("the control API's OpenAPI document", () => {
+  it("describes every answer this suite received from a control route: its status, media type and body", async () => {
+    await watched.settled();
+    const { problems, checked } = undescribedAnswers(watched.answers);
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(10);
   });
 });

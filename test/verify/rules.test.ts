@@ -33,12 +33,12 @@ describe("verify against the mock: every rule passes", () => {
 
 describe("verify against a deliberately wrong deployment: each deviation is the right rule with its class", () => {
   it.each<[Deviation, string[], exitCode: number, strictExitCode: number]>([
-    ["201 answered as 200", ["create.result (spec)", "create.type-default (spec)", "create.field-bounds (spec)"], 1, 1],
+    ["201 answered as 200", ["create.result (spec)", "create.type-default (spec)", "create.bounds.source (spec)"], 1, 1],
     ["createdProspect dropped", ["create.result (spec)"], 1, 1],
     // Dropping the key also drops its bound: a 256-character key is accepted, which breaks the spec.
     [
       "idempotency ignored",
-      ["create.idempotent-replay (mock decision)", "create.idempotency-key-reused (mock decision)", "create.field-bounds (spec)"],
+      ["create.idempotent-replay (mock decision)", "create.idempotency-key-reused (mock decision)", "create.bounds.idempotencyKey (spec)"],
       1,
       1,
     ],
@@ -50,6 +50,37 @@ describe("verify against a deliberately wrong deployment: each deviation is the 
     expect(failed(report)).toEqual(expect.arrayContaining(expected));
     expect(report.exitCode).toBe(exitCode);
     expect((await run(deviation, true)).exitCode).toBe(strictExitCode);
+  });
+
+  it("a contract failure at the first step (the subscription's first read answered 201): that rule fails, every other rule still runs, exit code 1", async () => {
+    const report = await run("PATCH answered 201");
+    expect(failed(report)).toContain("subscription.result (spec)");
+    expect(report.results.filter((result) => result.status === "not run" || result.status === "skipped")).toEqual([]);
+    expect(report.results.filter((result) => result.operation !== "updateWebhookSubscription" && result.status !== "passed")).toEqual([]);
+    expect(report.stopped).toBeUndefined();
+    expect(report.restore?.ok).toBe(true);
+    expect(report.exitCode).toBe(1);
+  });
+
+  it("a page and a subscription the deployment does not know: their rules are skipped naming them, the rest runs, exit code 2", async () => {
+    const api = deploymentMock();
+    const report = await runVerify({
+      baseUrl: api.baseUrl,
+      apiKey: KEYS.a,
+      page: { pageGroupId: INPUTS.page.pageGroupId, pageId: "page_typo" },
+      subscription: "webhooksubscription_typo",
+      rate: 1000,
+      fetch: deploymentFetch(api),
+    });
+    expect(report.inputProblems).toEqual([
+      "the deployment does not know --page pagegroup_v/page_typo with this key (GET answered 404)",
+      "the deployment does not know --subscription webhooksubscription_typo with this key (PATCH {} answered 404)",
+    ]);
+    expect(report.results.filter((result) => result.status === "failed" || result.status === "not run")).toEqual([]);
+    expect(report.results.filter((result) => result.status === "passed").length).toBeGreaterThan(40);
+    expect(report.restore).toEqual({ subscription: "webhooksubscription_typo", ok: true, detail: "never changed (it could not be read)" });
+    expect(report.exitCode).toBe(2);
+    expect(formatReport(report)).toContain("Input problem: the deployment does not know --page pagegroup_v/page_typo");
   });
 
   it("a 200 for a create is reported with its request and answer (the rule, the status, the body)", async () => {

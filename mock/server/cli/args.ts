@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_KEY } from "../../core.js";
+import { DEFAULT_MAX_TENANTS } from "../../options.js";
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../webhooks/index.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
 
@@ -42,6 +43,7 @@ const OPTIONS = {
   "webhook-timeout": { type: "string" },
   "allowed-host": { type: "string", multiple: true },
   "cors-origin": { type: "string", multiple: true },
+  "max-tenants": { type: "string" },
   "proxy-to": { type: "string" },
   record: { type: "string" },
   fallback: { type: "boolean" },
@@ -81,6 +83,8 @@ Options:
                        also let pages from this origin call the control API, console and inbox
                        (repeatable; '*': every origin). By default only loopback origins may;
                        /v0 answers every origin
+      --max-tenants N  hold at most N tenants made by POST /__mock/tenants at once (default
+                       ${DEFAULT_MAX_TENANTS.toLocaleString("en-US")}); past it the route answers 409 until one is deleted
       --proxy-to URL   forward the API's operations to the deployment at URL, checking each
                        request and answer against the API's schemas (violations in the request
                        lines, the console and GET /__mock/requests; docs/contract-check.md)
@@ -132,6 +136,7 @@ const RULES = {
     "a host name such as mock or .example.com (or '*')",
   ],
   "cors-origin": [(text) => text === "*" || /^https?:\/\/[^/?#@\s]+\/?$/i.test(text), "an origin such as https://app.example.com (or '*')"],
+  "max-tenants": [(text) => /^\d{1,7}$/.test(text) && Number(text) <= 1_000_000, "a whole number from 0 to 1000000"],
 } satisfies Record<string, readonly [(text: string) => boolean, string]>;
 
 /** `text`, when the flag's rule accepts it. */
@@ -202,6 +207,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = proce
     webhookTimeoutMs: numeric("webhook-timeout", values["webhook-timeout"], WEBHOOK_ATTEMPT_TIMEOUT_MS),
     allowedHosts: (values["allowed-host"] ?? []).map((name) => checked("allowed-host", name)),
     corsOrigins: (values["cors-origin"] ?? []).map((origin) => checked("cors-origin", origin)),
+    maxTenants: numeric("max-tenants", values["max-tenants"], DEFAULT_MAX_TENANTS),
     proxyTo,
     recordFile: values.record,
     fallback: values.fallback === true,

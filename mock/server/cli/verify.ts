@@ -2,7 +2,8 @@
  * `prospectkit-mock verify`: runs the contract rules (mock/verify/) black box against a
  * deployment and prints what it found: a table grouped by operation (or `--json`), a JUnit file
  * for CI (`--junit FILE`), a progress line on a terminal; exit code 0 (pass), 1 (failures that
- * count), 2 (could not run: a usage error, an unreachable deployment, Ctrl+C). The API keys are
+ * count), 2 (could not run or complete: a usage error, an unreachable deployment, Ctrl+C, an input
+ * the deployment does not know, a subscription not shown restored). The API keys are
  * read from the command line or the environment and sent in the `x-api-key` header only: never
  * printed, never written to a file.
  * @module
@@ -20,14 +21,16 @@ export const VERIFY_HELP = `Usage: prospectkit-mock verify --base-url URL [optio
 
 Runs the mock's behaviour rules (${CONTRACT_RULES.length} of them) against any deployment of the API, black box,
 and reports each as passed, failed, skipped (an input is missing) or not run, with its class:
-spec (binding) or mock decision (docs/behaviour.md). Writes only through the three operations:
-prospect log entries with source "prospectkit-verify", and the --subscription, put back at the end.
+spec (binding) or mock decision (docs/behaviour.md). With a valid key it sends only the three
+operations, or GET, HEAD and OPTIONS (safe by definition). It writes prospect log entries tagged
+"prospectkit-verify" (on prospects only the run made) and changes the --subscription, put back at
+the end: the report says "restored" only when the answers show it.
 
 Options:
       --base-url URL           the deployment (e.g. https://staging.example.com)
       --api-key KEY            its API key (default: the ${KEY_VARIABLES.apiKey} environment variable; prefer it in CI)
       --page GROUP/PAGE        an existing page with a published version (runs the get-page rules)
-      --subscription ID        a subscription the rules may change; restored to its url, events and active at the end
+      --subscription ID        a subscription with an events list the rules may change; put back at the end
       --other-tenant-key KEY   a key of another tenant (runs the isolation rules; default ${KEY_VARIABLES.otherTenantKey})
       --strict                 fail on mock-decision failures too (by default only spec failures fail)
       --json                   print the report as JSON instead of a table
@@ -36,7 +39,9 @@ Options:
       --rate N                 send at most N requests per second (default ${DEFAULT_RATE})
   -h, --help                   show this help
 
-Exit code: 0 pass, 1 failures (spec; every failure with --strict), 2 could not run or complete.`;
+Exit code: 0 pass; 1 failures (spec; every failure with --strict), every other rule still run;
+2 could not run or complete (a usage error, an unreachable deployment, Ctrl+C, a --page or
+--subscription the deployment does not know, a subscription not shown restored).`;
 
 const OPTIONS = {
   "base-url": { type: "string" },

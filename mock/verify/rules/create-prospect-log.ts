@@ -1,23 +1,26 @@
-/** Contract rules of `POST /v0/prospect_logs` (spec 2.1, 2.2, 4.1, 8; docs/behaviour.md "Create prospect log"). */
-import { REPLAYED_HEADER } from "../../../src/headers.js";
+/** Contract rules of `POST /v0/prospect_logs`: its result, default, required fields and field types (spec 2.1, 2.2, 4.1); its field errors (docs/behaviour.md). */
 import { createProspectLogRoute } from "../../../src/operations.js";
-import { expectContract, expectEqual, expectFieldErrors, expectProblem, expectRefused, expectStatus } from "../expect.js";
-import { type ContractRule, expectThat, type VerifyContext } from "../rule.js";
+import { expectAccepted, expectContract, expectEqual, expectFieldErrors, expectRefused, expectStatus } from "../expect.js";
+import { type ContractRule, expectThat } from "../rule.js";
+import { createLog, freshProspectId } from "./fresh.js";
+import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "./samples.js";
 
-/** The `source` of every prospect log entry `verify` writes, so a team can find (and remove) them. */
-export const VERIFY_SOURCE = "prospectkit-verify";
-
-const PATH = createProspectLogRoute.path;
 const operation = "createProspectLog" as const;
-const create = (context: VerifyContext, body: Record<string, unknown>) =>
-  context.send("POST", PATH, { json: { source: VERIFY_SOURCE, payload: { check: "prospectkit-verify" }, ...body } });
 
-/** A prospect ID no deployment has seen: `prospect_` and 26 random lower-case letters or digits. */
-function freshProspectId(): string {
-  const alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
-  const bytes = crypto.getRandomValues(new Uint8Array(26));
-  return `prospect_${Array.from(bytes, (byte) => alphabet[byte % 32]).join("")}`;
-}
+/** A value of another JSON type for each field of spec 2.1 (`payload` three times: an array, null and a string are not objects). */
+const WRONG_TYPES: readonly (readonly [field: string, value: unknown])[] = [
+  ["source", 1],
+  ["type", true],
+  ["payload", []],
+  ["payload", null],
+  ["payload", "prospectkit-verify"],
+  ["prospectId", 1],
+  ["email", 1],
+  ["phoneNumber", 14155550100],
+  ["linkedinProfileUrl", {}],
+  ["idempotencyKey", 1],
+  ["name", ["prospectkit verify"]],
+];
 
 /** The rules. */
 export const createProspectLogRules: readonly ContractRule[] = [
@@ -26,9 +29,9 @@ export const createProspectLogRules: readonly ContractRule[] = [
     operation,
     class: "spec",
     title: "a valid entry answers 201 with a ProspectLog result (every field of spec 2.2, in its format)",
-    source: "spec 2.2, 4.1",
+    source: "spec 2.2, 4.1, 7",
     async run(context) {
-      const exchange = await create(context, {});
+      const exchange = await createLog(context, {});
       expectStatus(exchange, 201);
       expectContract(exchange, operation);
     },
@@ -40,40 +43,113 @@ export const createProspectLogRules: readonly ContractRule[] = [
     title: "an omitted type is stored as webhook; the answer echoes the stored source and type",
     source: "spec 4.1 rules 1 and 2",
     async run(context) {
-      const omitted = await create(context, {});
+      const omitted = await createLog(context, {});
       expectStatus(omitted, 201);
       expectEqual([omitted.answer.body.source, omitted.answer.body.type], [VERIFY_SOURCE, "webhook"], "source and type", omitted);
-      const given = await create(context, { type: "prospectkit_verify" });
+      const given = await createLog(context, { type: "prospectkit_verify" });
       expectStatus(given, 201);
       expectEqual(given.answer.body.type, "prospectkit_verify", "type", given);
     },
   },
   {
-    id: "create.field-bounds",
+    id: "create.required",
     operation,
     class: "spec",
-    title:
-      "the field bounds hold: a 100-character source is accepted; a 101-character source, a phone number starting +0 and a 256-character idempotencyKey are refused",
-    source: "spec 2.1, 8",
+    title: "source and payload are required: an entry without either is refused",
+    source: "spec 2.1, 4.1",
     async run(context) {
-      expectStatus(await create(context, { source: `${VERIFY_SOURCE}-`.padEnd(100, "x") }), 201);
-      for (const body of [{ source: "x".repeat(101) }, { phoneNumber: "+0123" }, { idempotencyKey: "k".repeat(256) }]) {
-        expectRefused(await create(context, body));
-      }
+      expectRefused(await context.send("POST", createProspectLogRoute.path, { json: { payload: VERIFY_PAYLOAD } }));
+      expectRefused(await context.send("POST", createProspectLogRoute.path, { json: { source: VERIFY_SOURCE } }));
+    },
+  },
+  {
+    id: "create.payload-free",
+    operation,
+    class: "mock decision",
+    title:
+      "a payload's content is free: nested objects and arrays, every JSON type and any key (the prototype's names and an empty one included) are accepted",
+    source: "docs/behaviour.md, Field rules the spec leaves open",
+    async run(context) {
+      const raw = `{"source":"${VERIFY_SOURCE}","payload":{"check":"prospectkit-verify","__proto__":{"a":[1,-2.5e-3,true,null,"é😀"]},"constructor":{},"":{"nested":[{"x":{}}]}}}`;
+      expectAccepted(await context.send("POST", createProspectLogRoute.path, { raw }), 201);
+    },
+  },
+  {
+    id: "create.field-types",
+    operation,
+    class: "spec",
+    title: "each field of spec 2.1 has its type: a number, boolean, array or null where a string or an object belongs is refused",
+    source: "spec 2.1",
+    async run(context) {
+      for (const [field, value] of WRONG_TYPES) expectRefused(await createLog(context, { [field]: value }));
     },
   },
   {
     id: "create.field-errors",
     operation,
     class: "mock decision",
-    title: "an invalid body is 400 invalid_request listing every failing field by JSON Pointer, unknown fields (a typo such as emial) included",
-    source: "docs/behaviour.md, Errors",
+    title:
+      "an invalid body is 400 invalid_request listing every failing field at once by JSON Pointer with its code (unknown fields such as emial included), each detail starting with the field",
+    source: "docs/behaviour.md, Field errors; Request bodies are strict",
     async run(context) {
-      const exchange = await create(context, { name: "", emial: "a@example.com" });
+      const exchange = await createLog(context, {
+        source: "",
+        type: "t".repeat(101),
+        prospectId: "prospect_X",
+        email: "no",
+        phoneNumber: "+0",
+        linkedinProfileUrl: "",
+        idempotencyKey: "k".repeat(256),
+        name: 1,
+        emial: "a@example.com",
+      });
       expectFieldErrors(exchange, [
-        ["/name", "too_short"],
+        ["/source", "too_short"],
+        ["/type", "too_long"],
+        ["/prospectId", "invalid_format"],
+        ["/email", "invalid_format"],
+        ["/phoneNumber", "invalid_format"],
+        ["/linkedinProfileUrl", "too_short"],
+        ["/idempotencyKey", "too_long"],
+        ["/name", "invalid_type"],
         ["/emial", "unknown_field"],
       ]);
+      for (const error of exchange.answer.body.errors as { pointer: string; detail: string }[])
+        expectThat(
+          error.detail.startsWith(`${error.pointer.slice(1)} `),
+          `expected the detail of ${error.pointer} to start with its field, got ${JSON.stringify(error.detail)}`,
+          exchange,
+        );
+    },
+  },
+  {
+    id: "create.refused-changes-nothing",
+    operation,
+    class: "mock decision",
+    title: "a refused entry changes nothing: a new prospectId sent with an invalid field is still unknown afterwards (the next entry creates it)",
+    source: "docs/behaviour.md, The mock: Nothing changes on a rejected request",
+    async run(context) {
+      const prospectId = freshProspectId();
+      expectRefused(await createLog(context, { prospectId, name: "" }));
+      const next = await createLog(context, { prospectId });
+      expectAccepted(next, 201);
+      expectEqual(next.answer.body.createdProspect, true, "createdProspect (the refused entry made no prospect)", next);
+    },
+  },
+  {
+    id: "create.ids",
+    operation,
+    class: "mock decision",
+    title: "generated IDs sort by creation time: a later entry's prospectLogId sorts after an earlier one's, and its createdAt is not earlier",
+    source: "docs/behaviour.md, Identifiers and timestamps",
+    async run(context) {
+      const first = await createLog(context, {});
+      expectAccepted(first, 201);
+      const second = await createLog(context, {});
+      expectAccepted(second, 201);
+      const [a, b] = [first.answer.body, second.answer.body];
+      expectThat(String(b.prospectLogId) > String(a.prospectLogId), `expected ${b.prospectLogId} to sort after ${a.prospectLogId}`, second);
+      expectThat(String(b.createdAt) >= String(a.createdAt), `expected createdAt ${b.createdAt} not before ${a.createdAt}`, second);
     },
   },
   {
@@ -81,43 +157,15 @@ export const createProspectLogRules: readonly ContractRule[] = [
     operation,
     class: "mock decision",
     title: "an unknown prospectId creates that prospect (createdProspect true); the next entry for it finds it (false)",
-    source: "docs/behaviour.md, Create prospect log: which prospect",
+    source: "spec 4.1 rule 3; docs/behaviour.md, Create prospect log: which prospect",
     async run(context) {
       const prospectId = freshProspectId();
-      const first = await create(context, { prospectId });
+      const first = await createLog(context, { prospectId });
       expectStatus(first, 201);
       expectEqual([first.answer.body.prospectId, first.answer.body.createdProspect], [prospectId, true], "prospectId and createdProspect", first);
-      const second = await create(context, { prospectId });
+      const second = await createLog(context, { prospectId });
       expectStatus(second, 201);
       expectEqual([second.answer.body.prospectId, second.answer.body.createdProspect], [prospectId, false], "prospectId and createdProspect", second);
-    },
-  },
-  {
-    id: "create.idempotent-replay",
-    operation,
-    class: "mock decision",
-    title: "the same idempotencyKey with the same body replays the first answer (same IDs, idempotent-replayed: true)",
-    source: "docs/behaviour.md, Idempotency",
-    async run(context) {
-      const body = { idempotencyKey: context.idempotencyKey() };
-      const first = await create(context, body);
-      expectStatus(first, 201);
-      const replay = await create(context, body);
-      expectStatus(replay, 201);
-      expectEqual(replay.answer.body, first.answer.body, "the replayed body", replay);
-      expectThat(replay.answer.headers.get(REPLAYED_HEADER) === "true", `expected the header ${REPLAYED_HEADER}: true`, replay);
-    },
-  },
-  {
-    id: "create.idempotency-key-reused",
-    operation,
-    class: "mock decision",
-    title: "the same idempotencyKey with a different body is 422 idempotency_key_reused",
-    source: "docs/behaviour.md, Idempotency",
-    async run(context) {
-      const idempotencyKey = context.idempotencyKey();
-      expectStatus(await create(context, { idempotencyKey }), 201);
-      expectProblem(await create(context, { idempotencyKey, type: "prospectkit_verify_other" }), 422, "idempotency_key_reused");
     },
   },
 ];

@@ -1,22 +1,32 @@
-/** Contract rules of `GET /v0/page_groups/{page_group_id}/pages/{page_id}` (spec 2.3, 4.2; docs/behaviour.md "Get page"). */
-import { fillPath, getPageRoute } from "../../../src/operations.js";
-import { expectContract, expectEqual, expectProblem, expectStatus } from "../expect.js";
-import { type ContractRule, expectThat, type VerifyContext } from "../rule.js";
+/**
+ * Contract rules of `GET /v0/page_groups/{page_group_id}/pages/{page_id}` (spec 2.3, 4.2;
+ * docs/behaviour.md "Get page"). The page given with `--page` is read once per run; the rules
+ * that ask for it otherwise (under another group, in another case, encoded) use its IDs.
+ * @module
+ */
+import { expectContract, expectEqual, expectProblem, expectStatus, isExactTimestamp, withoutRequestId } from "../expect.js";
+import { pagePath, readPage } from "../inputs.js";
+import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
+import { MISSING } from "./samples.js";
 
 const operation = "getPage" as const;
+const source = "docs/behaviour.md, Get page";
 
-/** The path of a page, its IDs URL-encoded. */
-export const pagePath = (pageGroupId: string, pageId: string): string =>
-  fillPath(getPageRoute, (param) => encodeURIComponent(param.key === "pageGroupId" ? pageGroupId : pageId));
+/** Every character of an ID percent-encoded (`page` → `%70%61%67%65`). */
+const encodedWhole = (id: string) =>
+  Array.from(new TextEncoder().encode(id), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
 
-const givenPage = (context: VerifyContext) => context.page!;
-
-/** Reads the page given with `--page`. */
-const readGivenPage = (context: VerifyContext) => {
-  const { pageGroupId, pageId } = givenPage(context);
-  return context.send("GET", pagePath(pageGroupId, pageId));
-};
-const MISSING_PAGE = "page_prospectkit_verify_missing";
+/** The same 404 as a page that does not exist (the request ID aside). */
+async function expectLikeMissing(context: VerifyContext, exchange: Exchange, options: { key?: "other-tenant" } = {}): Promise<void> {
+  expectProblem(exchange, 404, "not_found");
+  const missing = await context.send("GET", pagePath(context.page!.pageGroupId, MISSING.pageId), options);
+  expectEqual(
+    withoutRequestId(exchange.answer.body),
+    withoutRequestId(missing.answer.body),
+    "the body a missing page gets (requestId aside)",
+    exchange,
+  );
+}
 
 /** The rules. */
 export const getPageRules: readonly ContractRule[] = [
@@ -25,11 +35,11 @@ export const getPageRules: readonly ContractRule[] = [
     operation,
     class: "spec",
     title: "a page answers 200 with a Page (every field of spec 2.3) for the IDs asked",
-    source: "spec 2.3, 4.2",
+    source: "spec 2.3, 4.2, 7",
     needs: ["page"],
     async run(context) {
-      const { pageGroupId, pageId } = givenPage(context);
-      const exchange = await readGivenPage(context);
+      const { pageGroupId, pageId } = context.page!;
+      const exchange = await readPage(context);
       expectStatus(exchange, 200);
       expectContract(exchange, operation);
       expectEqual([exchange.answer.body.pageGroupId, exchange.answer.body.pageId], [pageGroupId, pageId], "pageGroupId and pageId", exchange);
@@ -40,10 +50,10 @@ export const getPageRules: readonly ContractRule[] = [
     operation,
     class: "mock decision",
     title: "effectiveName is customName when it is set and not blank, else computedName",
-    source: "docs/behaviour.md, Get page",
+    source,
     needs: ["page"],
     async run(context) {
-      const exchange = await readGivenPage(context);
+      const exchange = await readPage(context);
       expectStatus(exchange, 200);
       const { customName, computedName, effectiveName } = exchange.answer.body;
       const expected = typeof customName === "string" && customName.trim() !== "" ? customName : computedName;
@@ -51,14 +61,76 @@ export const getPageRules: readonly ContractRule[] = [
     },
   },
   {
+    id: "page.published-version",
+    operation,
+    class: "mock decision",
+    title:
+      "the published version of a published page has a versionId, a versionNumber counting from 1, and a publishedAt in the one timestamp form; createdAt is in it too",
+    source: "docs/behaviour.md, Get page; Identifiers and timestamps",
+    needs: ["page"],
+    async run(context) {
+      const exchange = await readPage(context);
+      expectStatus(exchange, 200);
+      const { publishedVersion, createdAt } = exchange.answer.body;
+      const { versionId, versionNumber, publishedAt } = publishedVersion ?? {};
+      expectThat(typeof versionId === "string" && versionId !== "", `expected a versionId, got ${JSON.stringify(versionId)}`, exchange);
+      expectThat(
+        Number.isInteger(versionNumber) && versionNumber >= 1,
+        `expected a versionNumber from 1, got ${JSON.stringify(versionNumber)}`,
+        exchange,
+      );
+      for (const [name, value] of [
+        ["publishedAt", publishedAt],
+        ["createdAt", createdAt],
+      ])
+        expectThat(isExactTimestamp(value), `expected ${name} as YYYY-MM-DDTHH:mm:ss.sssZ, got ${JSON.stringify(value)}`, exchange);
+    },
+  },
+  {
     id: "page.missing",
     operation,
     class: "mock decision",
-    title: "an unknown page is 404 not_found",
-    source: "docs/behaviour.md, Get page",
+    title: "an unknown page, in a known or an unknown group, is 404 not_found",
+    source,
     async run(context) {
-      const group = context.page?.pageGroupId ?? "pagegroup_prospectkit_verify_missing";
-      expectProblem(await context.send("GET", pagePath(group, MISSING_PAGE)), 404, "not_found");
+      const group = context.page?.pageGroupId ?? MISSING.pageGroupId;
+      expectProblem(await context.send("GET", pagePath(group, MISSING.pageId)), 404, "not_found");
+      expectProblem(await context.send("GET", pagePath(MISSING.pageGroupId, MISSING.pageId)), 404, "not_found");
+    },
+  },
+  {
+    id: "page.other-group",
+    operation,
+    class: "mock decision",
+    title: "the page asked under a group it is not in answers exactly like a missing page: 404 not_found",
+    source,
+    needs: ["page"],
+    async run(context) {
+      await readPage(context);
+      await expectLikeMissing(context, await context.send("GET", pagePath(MISSING.pageGroupId, context.page!.pageId)));
+    },
+  },
+  {
+    id: "page.ids-exact",
+    operation,
+    class: "mock decision",
+    title:
+      "IDs are compared exactly and each path segment is decoded once: the page's IDs fully percent-encoded find it; in another case, or encoded twice, they do not",
+    source: "docs/behaviour.md, Identifiers and timestamps",
+    needs: ["page"],
+    async run(context) {
+      await readPage(context);
+      const { pageGroupId, pageId } = context.page!;
+      const encoded = await context.send(
+        "GET",
+        `${pagePath("{g}", "{p}").replace("%7Bg%7D", encodedWhole(pageGroupId)).replace("%7Bp%7D", encodedWhole(pageId))}`,
+      );
+      expectStatus(encoded, 200);
+      expectEqual(encoded.answer.body.pageId, pageId, "pageId", encoded);
+      const twice = pagePath(pageGroupId, "{p}").replace("%7Bp%7D", encodeURIComponent(encodedWhole(pageId)));
+      await expectLikeMissing(context, await context.send("GET", twice));
+      const recased = pageId.replace(/[a-z]/gi, (char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()));
+      if (recased !== pageId) await expectLikeMissing(context, await context.send("GET", pagePath(pageGroupId, recased)));
     },
   },
   {
@@ -69,13 +141,9 @@ export const getPageRules: readonly ContractRule[] = [
     source: "docs/behaviour.md, Authentication and tenancy",
     needs: ["page", "otherTenantKey"],
     async run(context) {
-      const { pageGroupId, pageId } = givenPage(context);
-      const other = await context.send("GET", pagePath(pageGroupId, pageId), { key: "other-tenant" });
-      expectProblem(other, 404, "not_found");
-      const missing = await context.send("GET", pagePath(pageGroupId, MISSING_PAGE), { key: "other-tenant" });
-      const { requestId: _a, ...otherBody } = other.answer.body;
-      const { requestId: _b, ...missingBody } = missing.answer.body;
-      expectThat(JSON.stringify(otherBody) === JSON.stringify(missingBody), "expected the same body as for a missing page (requestId aside)", other);
+      await readPage(context);
+      const { pageGroupId, pageId } = context.page!;
+      await expectLikeMissing(context, await context.send("GET", pagePath(pageGroupId, pageId), { key: "other-tenant" }), { key: "other-tenant" });
     },
   },
 ];

@@ -32,7 +32,7 @@ export function harness(respond: Respond = () => new Response(null, { status: 20
   const dispatcher = createWebhookDispatcher({
     now: () => new Date(time),
     newEventId: () => `event_${String(++ids).padStart(26, "0")}`,
-    onDeactivate: (id) => deactivated.push(id),
+    onDeactivate: ({ subscriptionId }) => deactivated.push(subscriptionId),
     // Records each request when fetch is called (not when its body is read), so the order is the dispatcher's.
     fetch: (request) => {
       const entry: Received = { method: request.method, url: request.url, headers: Object.fromEntries(request.headers), body: "" };

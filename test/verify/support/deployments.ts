@@ -37,9 +37,20 @@ export type Deviation =
   | "idempotency ignored"
   | "unknown key answered 403"
   | "events: [] accepted"
-  | "key echoed";
+  | "key echoed"
+  | "PATCH answered 201";
 
 type Fetch = (url: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** A request's JSON object body, or `undefined` (none, not JSON, not an object): verify sends all kinds. */
+async function objectBody(request: Request): Promise<Record<string, unknown> | undefined> {
+  try {
+    const body: unknown = JSON.parse(await request.clone().text());
+    return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 async function rewrite(response: Response, change: (body: any) => unknown, status = response.status): Promise<Response> {
   const body = change(JSON.parse(await response.text()));
@@ -57,12 +68,12 @@ export function deploymentFetch(api: MockApi, deviation?: Deviation, count: () =
     count();
     let request = new Request(url, init);
     const isCreate = request.method === "POST" && new URL(request.url).pathname === "/v0/prospect_logs";
-    if (deviation === "idempotency ignored" && isCreate) {
-      const { idempotencyKey: _dropped, ...body } = (await request.clone().json()) as Record<string, unknown>;
-      request = new Request(request, { body: JSON.stringify(body) });
+    const body = await objectBody(request);
+    if (deviation === "idempotency ignored" && isCreate && body !== undefined) {
+      const { idempotencyKey: _dropped, ...rest } = body;
+      request = new Request(request, { body: JSON.stringify(rest) });
     }
-    if (deviation === "events: [] accepted" && request.method === "PATCH") {
-      const body = (await request.clone().json()) as Record<string, unknown>;
+    if (deviation === "events: [] accepted" && request.method === "PATCH" && body !== undefined) {
       if (Array.isArray(body.events) && body.events.length === 0) {
         const answer = await api.fetch(new Request(request, { body: "{}" }));
         return rewrite(answer, (subscription) => ({ ...subscription, events: [] }));
@@ -71,6 +82,7 @@ export function deploymentFetch(api: MockApi, deviation?: Deviation, count: () =
     const key = request.headers.get("x-api-key");
     const response = await api.fetch(request);
     if (deviation === "201 answered as 200" && response.status === 201) return rewrite(response, (body) => body, 200);
+    if (deviation === "PATCH answered 201" && request.method === "PATCH" && response.status === 200) return rewrite(response, (body) => body, 201);
     if (deviation === "createdProspect dropped" && response.status === 201)
       return rewrite(response, ({ createdProspect: _dropped, ...body }) => body);
     if (deviation === "unknown key answered 403" && response.status === 401 && key !== null)

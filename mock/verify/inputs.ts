@@ -1,0 +1,180 @@
+/**
+ * The inputs a run is given, as the rules read them: the page (`--page`) and the subscription
+ * (`--subscription`), each read once per run. The subscription's values are never trusted from a
+ * write the rules have not proven: the rules set known values and read the others back through
+ * the answers, and the restore puts back what the first read found and shows it (see
+ * {@link restoreSubscription}).
+ * @module
+ */
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
+import type { Exchange, SendOptions, VerifyContext } from "./rule.js";
+import { expectThat, RuleSkipped, shown } from "./rule.js";
+import { pathOf, sampleOf } from "./rules/samples.js";
+
+/** What a rule sets and reads back of a subscription. */
+export interface SubscriptionValues {
+  readonly url: string;
+  /** `null`: every kind (a subscription made without a filter; no request can set it). */
+  readonly events: readonly string[] | null;
+  readonly active: boolean;
+}
+
+/** The path of a subscription. */
+export const subscriptionPath = (id: string): string => pathOf(sampleOf("updateWebhookSubscription").route, () => id);
+
+/** The path of a page. */
+export const pagePath = (pageGroupId: string, pageId: string): string =>
+  pathOf(sampleOf("getPage").route, (key) => (key === "pageGroupId" ? pageGroupId : pageId));
+
+/**
+ * The page given with `--page`, read once per run (`GET`), for a rule that reads its fields.
+ * @throws {RuleSkipped} when the deployment answers 404: the input is wrong (exit code 2)
+ */
+export async function readPage(context: VerifyContext): Promise<Exchange> {
+  const { pageGroupId, pageId } = context.page!;
+  const exchange = await context.once("page", () => context.send("GET", pagePath(pageGroupId, pageId)));
+  if (exchange.answer.status === 404)
+    throw new RuleSkipped(`the deployment does not know --page ${pageGroupId}/${pageId} with this key (GET answered 404)`, true);
+  return exchange;
+}
+
+/** The url, events and active an answer shows, when its body has all three in their types. */
+export function valuesOf(body: unknown): SubscriptionValues | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const { url, events, active } = body as Record<string, unknown>;
+  const eventsOk = events === null || (Array.isArray(events) && events.every((kind) => typeof kind === "string"));
+  if (typeof url !== "string" || typeof active !== "boolean" || !eventsOk) return undefined;
+  return { url, events: events as string[] | null, active };
+}
+
+const same = (a: SubscriptionValues | undefined, b: SubscriptionValues) =>
+  a !== undefined && a.url === b.url && a.active === b.active && JSON.stringify(a.events) === JSON.stringify(b.events);
+
+/** The first read of the given subscription (`PATCH {}`), once per run, and what it showed. */
+export interface FirstRead {
+  readonly exchange: Exchange;
+  /** The values it showed; `undefined` when the answer holds none (a 404, a body without them). */
+  readonly values?: SubscriptionValues;
+}
+
+/** Reads the given subscription with `PATCH {}`, once per run (before any rule changes it: `runVerify` asks first). */
+export function firstRead(context: VerifyContext): Promise<FirstRead> {
+  return context.once("subscription", async () => {
+    const exchange = await context.send("PATCH", subscriptionPath(context.subscription!), { json: {} });
+    const { status, body } = exchange.answer;
+    // An answer that held a key was redacted: what it shows is not what the subscription holds, so it is never put back.
+    const echoed = context.keyEchoes().includes(exchange);
+    const values = status >= 200 && status < 300 && !echoed ? valuesOf(body) : undefined;
+    return { exchange, ...(values && { values }) };
+  });
+}
+
+/**
+ * The given subscription's values as the first read found them, for a rule that changes it.
+ * @throws {RuleSkipped} when the first read showed none: not found (an input problem, exit code 2), or an answer without them
+ */
+export async function givenSubscription(context: VerifyContext): Promise<SubscriptionValues> {
+  const { exchange, values } = await firstRead(context);
+  if (values !== undefined) return values;
+  const { status } = exchange.answer;
+  if (status === 404)
+    throw new RuleSkipped(`the deployment does not know --subscription ${context.subscription} with this key (PATCH {} answered 404)`, true);
+  if (context.keyEchoes().includes(exchange))
+    throw new RuleSkipped(
+      `--subscription ${context.subscription} could not be read: its answer held an API key, which verify never shows (nor puts back)`,
+    );
+  throw new RuleSkipped(`--subscription ${context.subscription} could not be read: PATCH {} answered ${status} without its url, events and active`);
+}
+
+/** For a rule that sets `events`: the first read showed a list (`null` cannot be sent back). */
+export function requireEventsList(values: SubscriptionValues): void {
+  if (values.events === null)
+    throw new RuleSkipped(
+      "the subscription's events read null (every kind), which no request can put back: give --subscription one with an events list",
+    );
+}
+
+/** The URLs the rules set (the restore puts the original back). */
+export const VERIFY_URLS = ["https://hooks.example.com/prospectkit-verify?check=1", "https://hooks.example.com/prospectkit-verify?check=2"] as const;
+
+/** Two event lists the rules set (when the subscription has a list). */
+export const VERIFY_EVENTS = [["form.submitted", "page.version.published"], ["form.enriched"]] as const;
+
+/** Sends a PATCH of the given subscription. */
+export const patchSubscription = (context: VerifyContext, json: unknown, options: SendOptions = {}): Promise<Exchange> =>
+  context.send("PATCH", subscriptionPath(context.subscription!), { ...options, json });
+
+/** The answer shows exactly these values. */
+export function expectValues(exchange: Exchange, expected: SubscriptionValues, what: string): void {
+  expectThat(exchange.answer.status === 200, `expected status 200 (${what}), got ${exchange.answer.status}`, exchange);
+  const shownValues = valuesOf(exchange.answer.body);
+  expectThat(same(shownValues, expected), `expected ${what}: ${shown(expected)}, got ${shown(shownValues ?? exchange.answer.body)}`, exchange);
+}
+
+/**
+ * Sets values the rule knows (url, active, and events when the subscription has a list) with one
+ * PATCH of all of them, and checks that the answer shows them: every later reading is compared
+ * with values the run wrote, never with a reading it has not proven.
+ * @returns the values set (events the first read's `null` when it had no list) and the answer
+ */
+export async function setKnown(
+  context: VerifyContext,
+  wanted: { url: string; active: boolean; events: readonly string[] },
+): Promise<{ values: SubscriptionValues; exchange: Exchange }> {
+  const found = await givenSubscription(context);
+  const events = found.events === null ? null : wanted.events;
+  const values: SubscriptionValues = { url: wanted.url, active: wanted.active, events };
+  const exchange = await patchSubscription(context, { url: wanted.url, active: wanted.active, ...(events !== null && { events }) });
+  expectValues(exchange, values, "the values just set");
+  return { values, exchange };
+}
+
+/** What became of the given subscription. */
+export interface RestoreOutcome {
+  readonly subscription: string;
+  /** True only when the answers show it holds what the first read found (or it was never changed). */
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/** The requests a restore takes: the write of the values found, and a read that shows them kept. */
+export const RESTORE_REQUESTS = 2;
+
+/**
+ * Puts the subscription back to what the first read found and shows it: one PATCH of `url`,
+ * `active` and (when it was a list) `events`, whose answer must show them, then `PATCH {}`, whose
+ * answer must show them still. That second answer is the evidence for the first read too: the
+ * first read was `PATCH {}` on these same values, so a deployment that keeps them now kept them
+ * then. A subscription whose events read `null` cannot be shown: no request can set a list and
+ * put `null` back, so a deployment whose `PATCH {}` resets `events` to `null` looks the same.
+ * @param send - sends one request (outside the rules' budget, never interrupted)
+ * @param subscription - the subscription's ID
+ * @param found - the first read's values
+ * @param changed - whether any rule changed the subscription
+ */
+export async function restoreSubscription(
+  send: (json: unknown) => Promise<Exchange>,
+  subscription: string,
+  found: SubscriptionValues,
+  changed: boolean,
+): Promise<RestoreOutcome> {
+  const back = (detail: string) => ({ subscription, ok: false, detail: `${detail}; put it back by hand to ${shown(found)}` });
+  if (!changed) return { subscription, ok: true, detail: "read with PATCH {} only, never changed" };
+  try {
+    const write = await send({ url: found.url, active: found.active, ...(found.events !== null && { events: found.events }) });
+    if (!same(write.answer.status < 300 ? valuesOf(write.answer.body) : undefined, found))
+      return back(`restoring answered ${write.answer.status} ${shown(valuesOf(write.answer.body) ?? write.answer.body)}`);
+    const read = await send({});
+    if (!same(read.answer.status < 300 ? valuesOf(read.answer.body) : undefined, found))
+      return back(
+        `restored, but PATCH {} then answered ${read.answer.status} ${shown(valuesOf(read.answer.body) ?? read.answer.body)} (request ${read.answer.headers.get(REQUEST_ID_HEADER)}): PATCH {} changes it, so the first read may not have shown what it held`,
+      );
+    if (found.events === null)
+      return back(
+        "url and active restored, but its events read null (every kind) at the first read: no request can set null, so verify cannot show that the first read (PATCH {}) did not reset a list",
+      );
+    return { subscription, ok: true, detail: "restored to its url, events and active (shown by the answers)" };
+  } catch (error) {
+    return back(`restoring failed (${(error as Error).message})`);
+  }
+}
