@@ -24,8 +24,9 @@ describe("issue 3.5: each attempt has its own timeout, and a timeout raises APIT
   });
 
   it("a timed-out attempt is retried, and the retry may succeed", async () => {
-    server.script({ delayMs: 400, body: page }, { body: page });
-    expect(await clientFor(server.url, { timeoutMs: 100, maxRetries: 1 }).getPage(ids)).toEqual(page);
+    // The retry answers at once and must do so within the timeout: 1 s, so a loaded machine does too.
+    server.script({ delayMs: 3_000, body: page }, { body: page });
+    expect(await clientFor(server.url, { timeoutMs: 1_000, maxRetries: 1 }).getPage(ids)).toEqual(page);
     expect(server.received).toHaveLength(2);
   });
 
@@ -55,7 +56,8 @@ describe("issue 3.5: each attempt has its own timeout, and a timeout raises APIT
 
 describe("issue 3.5: the caller's signal cancels the call, raises APIUserAbortError and is never retried", () => {
   it("an abort during the attempt", async () => {
-    server.fallback = () => ({ delayMs: 300, body: page });
+    // The abort (at 30 ms) comes long before the answer would (2 s), on a loaded machine too.
+    server.fallback = () => ({ delayMs: 2_000, body: page });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("user left")), 30);
     const error = (await caught(clientFor(server.url, { maxRetries: 5 }).getPage(ids, { signal: controller.signal }))) as APIUserAbortError;
@@ -63,7 +65,8 @@ describe("issue 3.5: the caller's signal cancels the call, raises APIUserAbortEr
     expect(APIConnectionError.is(error)).toBe(false);
     expect(error.attempts).toBe(1);
     expect((error.cause as Error).message).toBe("user left");
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    // Longer than the first backoff (at most 500 ms): a retry would have been sent by now.
+    await new Promise((resolve) => setTimeout(resolve, 700));
     expect(server.received).toHaveLength(1);
   });
 
