@@ -7,6 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain-JavaScript script of the repository, without types
+import { repositoryUrl } from "../../scripts/pack.mjs";
 import { codeBlocks, markdownFiles, ROOT } from "./markdown.js";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -50,6 +52,13 @@ describe("README.md", () => {
 });
 
 describe("links", () => {
+  it("README.md links the source repository and its issue tracker, as package.json names them", () => {
+    const repository: string = repositoryUrl(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")));
+    expect(readme).toContain(`[the source repository](${repository})`);
+    expect(readme).toContain(`(${repository}/issues)`);
+    expect(readme).not.toMatch(/source repository(?!\])/);
+  });
+
   it.each(markdownFiles())("every relative link in %s exists", (file) => {
     const text = readFileSync(join(ROOT, file), "utf8");
     const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target));
