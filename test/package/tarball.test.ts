@@ -102,7 +102,9 @@ describe("the packed tarball in an empty project", () => {
     const intoRepository = targets.filter((target) => target.startsWith(pages) || target.startsWith(raw));
     expect(intoRepository.length).toBeGreaterThanOrEqual(10);
     expect(intoRepository.some((target) => target.startsWith(raw) && target.endsWith(".png"))).toBe(true);
-    const missing = intoRepository.filter((target) => !existsSync(join(REPOSITORY_ROOT, target.slice(target.startsWith(pages) ? pages.length : raw.length).replace(/#.*$/, ""))));
+    const missing = intoRepository.filter(
+      (target) => !existsSync(join(REPOSITORY_ROOT, target.slice(target.startsWith(pages) ? pages.length : raw.length).replace(/#.*$/, ""))),
+    );
     expect(missing).toEqual([]);
   });
 
