@@ -1,23 +1,18 @@
 /**
  * The command line of `prospectkit-mock`, read with `node:util`'s `parseArgs` (no dependency).
- * Every mistake becomes a {@link UsageError}: one line, exit code 2.
+ * Every mistake becomes a {@link UsageError}: one line, exit code 2; a mistyped option or command
+ * names the closest ones (`Did you mean --port?`).
  * @module
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseArgs } from "node:util";
 import { DEFAULT_API_KEY } from "../../core.js";
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../webhooks/index.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
+import { readArgs } from "./read-args.js";
+import { UsageError } from "./usage-error.js";
 
-/** A mistake on the command line or in its inputs: printed as one line, exit code 2. */
-export class UsageError extends Error {
-  /** @param message - one line saying what is wrong and, where useful, what to do */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError };
 
 const OPTIONS = {
   port: { type: "string", short: "p" },
@@ -142,16 +137,6 @@ function seed(text: string | undefined): number | string | undefined {
   return text !== undefined && /^-?\d{1,15}$/.test(text) ? Number(text) : text;
 }
 
-/** parseArgs' values; its error as a usage error, cut to its first sentence (the rest is about positional arguments). */
-function readArgs(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!.replace(/\.(?: .*)?$/, "");
-    throw new UsageError(`${message} (see --help)`);
-  }
-}
-
 /** What the command line asks for (see {@link HELP}). */
 export type CliOptions = ReturnType<typeof parseCli>;
 
@@ -162,7 +147,7 @@ export type CliOptions = ReturnType<typeof parseCli>;
  * @throws {UsageError} for an unknown flag, a missing or malformed value, or a stray argument
  */
 export function parseCli(argv: readonly string[]) {
-  const values = readArgs(argv);
+  const values = readArgs(argv, { options: OPTIONS, help: "--help", commands: ["verify"] });
   const keys = values["api-key"] ?? [];
   if (values.host === "") throw new UsageError("--host must not be empty");
   if (values.data === "") throw new UsageError("--data must name a file");
