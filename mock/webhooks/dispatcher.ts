@@ -48,7 +48,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * (the standalone server calls it from a timer). At most `concurrency` attempts are in flight,
  * and at most `maxRecords` deliveries and events are kept.
  *
- * @param options - the clock, the ID source, and optionally `fetch`, `onDeactivate`, `onAttempt`, `timeoutMs`, `concurrency`, `timeScale`, `maxRecords`, `secretsOf`, `elapsedMs`
+ * @param options - the clock, the ID source, and optionally `fetch`, `onDeactivate`, `onAttempt`, `onEvent`, `timeoutMs`, `concurrency`, `timeScale`, `maxRecords`, `secretsOf`, `elapsedMs`
  * @returns the dispatcher
  * @throws {TypeError} for a `concurrency`, `timeScale` or `maxRecords` that is not > 0
  * @example
@@ -61,7 +61,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * ```
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
-  const { now, newEventId, onDeactivate, onAttempt, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS, onChange } = options;
+  const { now, newEventId, onDeactivate, onAttempt, onEvent, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS, onChange } = options;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const concurrency = positive(options.concurrency, Infinity, "concurrency");
   const timeScale = positive(options.timeScale, 1, "timeScale");
@@ -229,6 +229,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
         onChange?.({ kind: "delivery", delivery: saved(delivery) });
       }
       trim();
+      try {
+        onEvent?.(event);
+      } catch {
+        // The listener's failure is its own: the event stands.
+      }
       return event;
     },
 

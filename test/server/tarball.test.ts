@@ -39,7 +39,7 @@ describe("npx prospectkit-mock from the packed tarball, on the machine's Node", 
   it("prints its banner, and every printed curl works as printed", async () => {
     expect(cli.stdout()).toMatch(/^prospectkit-mock \S+ listening on http:\/\/127\.0\.0\.1:\d+\n/);
     const commands = bannerCurls(cli.stdout());
-    expect(commands).toHaveLength(5);
+    expect(commands).toHaveLength(6);
     for (const command of commands) {
       const { stdout } = await run("sh", ["-c", `${command} -w '\\n%{http_code}'`]);
       const status = Number(stdout.slice(stdout.lastIndexOf("\n") + 1));
