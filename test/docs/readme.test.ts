@@ -51,6 +51,22 @@ describe("README.md", () => {
   });
 });
 
+describe("the MSW quick start in the browser (issue 34.4)", () => {
+  const BROWSER_FORM = 'unhandledRequests("error", { within: api.baseUrl })';
+  it("shows setupWorker with the strategy limited to the mock's URL, and says why", () => {
+    const [, msw] = codeBlocks("README.md").filter((block) => block.heading === "Mock quick start");
+    const worker = msw!.code.split("\n").find((line) => line.includes("setupWorker("));
+    expect(worker).toContain(BROWSER_FORM);
+    expect(readme).toMatch(/In the browser, msw's service worker also sees the page's own navigation/);
+  });
+
+  it("is the form the browser recipe uses, which the browser tests run in Chromium", () => {
+    const recipe = codeBlocks("docs/testing.md").filter((block) => block.code.includes("setupWorker("));
+    expect(recipe.length).toBeGreaterThan(0);
+    for (const block of recipe) expect(block.code).toContain(BROWSER_FORM);
+  });
+});
+
 describe("links", () => {
   it("README.md links the source repository and its issue tracker, as package.json names them", () => {
     const repository: string = repositoryUrl(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")));
