@@ -42,7 +42,7 @@ describe("README.md", () => {
 
   it("has the SDK quick start, both mock quick starts (api.fetch and MSW) and curl and Python for the server", () => {
     const blocksUnder = (heading: string) => codeBlocks("README.md").filter((block) => block.heading === heading);
-    expect(blocksUnder("SDK quick start").map((block) => block.language)).toEqual(["ts"]);
+    expect(blocksUnder("SDK quick start").map((block) => block.language)).toEqual(["sh", "ts"]);
     expect(blocksUnder("Mock quick start").map((block) => block.code.includes("fetch: api.fetch") || block.code.includes("setupServer"))).toEqual([
       true,
       true,

@@ -5,20 +5,14 @@
  * test runner's teardown or Python's `Popen.terminate()` does) leaves no server behind.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { delimiter } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { installIntoEmptyProject, packTarball } from "../package/pack.js";
+import { machineEnv } from "../support/machine-node.js";
 import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
 
 const run = promisify(execFile);
 
-/** PATH without the project's node_modules/.bin, so `npx` and `node` are the machine's own. */
-const machinePath = (process.env["PATH"] ?? "")
-  .split(delimiter)
-  .filter((dir) => !dir.includes("node_modules"))
-  .join(delimiter);
-const machineEnv = { ...process.env, PATH: machinePath };
 
 describe("npx prospectkit-mock from the packed tarball, on the machine's Node", () => {
   let dir: string;
