@@ -1,4 +1,4 @@
-/** Scenarios: arm faults for the next API calls of your tenant (status, latency, dropped connection, malformed body), optionally aimed at one request; clear them; reset the mock. */
+/** Scenarios: arm faults for the next API calls of your tenant (status, latency, dropped connection, malformed body), optionally aimed at one request; clear them; reset your tenant. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { ActionButton, Field, Notice, useAction, useForm } from "../parts.js";
@@ -105,7 +105,7 @@ function FaultForm() {
   </form>`;
 }
 
-/** The Scenarios view: the fault form, your tenant's armed faults, and the reset. */
+/** The Scenarios view: the fault form, your tenant's armed faults, and your tenant's reset. */
 export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
   const reset = useAction();
   const [confirming, setConfirming] = useState(false);
@@ -124,13 +124,13 @@ export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
             : html`<ol class="faults" id="armed-faults">${faults.map((entry) => html`<li>${describeFault(entry)}</li>`)}</ol>`
         }
         <${ActionButton} method="DELETE" path="/__mock/faults" label="Clear all faults" disabled=${faults.length === 0} />
-        <h3 class="sub">Reset</h3>
-        <p class="note">Back to the start state for every tenant: demo and --data fixtures loaded again, tenants made for tests removed, the request log, faults and deliveries cleared.</p>
+        <h3 class="sub">Reset your tenant</h3>
+        <p class="note">Back to the start state for your tenant only, the one this console shows: its demo and --data fixtures loaded again, its requests, faults, events and deliveries forgotten, its keys kept. Other tenants are untouched.</p>
         ${
           confirming
-            ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", "/__mock/reset?scope=server"))}>Yes, reset the mock</button>
+            ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", "/__mock/reset"))}>Yes, reset your tenant</button>
               <button type="button" onClick=${() => setConfirming(false)}>Cancel</button></span>`
-            : html`<button type="button" onClick=${() => setConfirming(true)}>Reset the mock…</button>`
+            : html`<button type="button" onClick=${() => setConfirming(true)}>Reset your tenant…</button>`
         }
         <${Notice} kind="error" text=${reset.state.error} />
       </div>
