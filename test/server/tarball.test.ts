@@ -13,7 +13,6 @@ import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js
 
 const run = promisify(execFile);
 
-
 describe("npx prospectkit-mock from the packed tarball, on the machine's Node", () => {
   let dir: string;
   let cli: CliProcess;
