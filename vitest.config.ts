@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { buildConsoleAssets } from "./mock/server/console-assets.ts";
-import { PROJECTS } from "./test/projects.ts";
+import { PROJECT_OPTIONS, PROJECTS } from "./test/projects.ts";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -16,7 +16,10 @@ export default defineConfig({
     outputFile: { json: "test/.report.json" },
     projects: [
       { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: Object.values(PROJECTS).flat() } },
-      ...Object.entries(PROJECTS).map(([name, include]) => ({ extends: true, test: { name, include } })),
+      ...Object.entries(PROJECTS).map(([name, include]) => ({
+        extends: true,
+        test: { name, include, ...PROJECT_OPTIONS[name as keyof typeof PROJECTS] },
+      })),
     ],
   },
 });

@@ -21,4 +21,22 @@ export const PROJECTS = {
   ],
   /** Real Chromium: the MSW worker, the browser recipe, the console, the attacks a web page can try. */
   browser: ["test/browser/**/*.test.ts", "test/console/console.test.ts", "test/server/security-browser.test.ts"],
+  /**
+   * Suites that need many tests of one file at once (see {@link PROJECT_OPTIONS}). Their own
+   * project, because Vitest fixes a worker's concurrency limit when the worker starts its first
+   * file: set from inside a file (`vi.setConfig`), it holds only where that file happens to run
+   * first, and `npm run test:fast` reuses workers across files. Workers are never shared between
+   * projects, so a project's own `maxConcurrency` always holds. From the sources, no build: part of
+   * `npm run test:fast`.
+   */
+  concurrent: ["test/mock/isolation.test.ts"],
 };
+
+/** Options of a project beyond its files. */
+export const PROJECT_OPTIONS: Partial<Record<keyof typeof PROJECTS, { readonly maxConcurrency?: number }>> = {
+  /** 50 tests of the isolation suite at once, each with its own tenant (Vitest's default runs 5). */
+  concurrent: { maxConcurrency: 50 },
+};
+
+/** The projects `npm run test:fast` runs: everything that runs from the sources. */
+export const FAST_PROJECTS = ["fast", "concurrent"] as const;

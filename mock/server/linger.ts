@@ -5,8 +5,13 @@
  * `ECONNRESET` instead of reading the answer. So the connection closes in stages, the lingering
  * close of RFC 9112, section 9.6: the answer says `connection: close` and is written whole, the
  * server half-closes, then reads and discards what the client still sends until it closes its
- * side, for at most {@link LINGER_MAX_BYTES} or {@link LINGER_MAX_MS}; a client still sending
- * then is cut off. Nothing discarded is kept. A Node adapter's concern, kept out of the handler.
+ * side, for at most {@link LINGER_MAX_BYTES} or {@link LINGER_MAX_MS}. A client still sending past
+ * the byte bound is not reset at once (a reset can reach it before it has read the answer waiting
+ * in its socket, and a client whose next write fails first never reads it): the server stops
+ * reading, so TCP's flow control stalls the client's writes while the answer and the half-close
+ * wait to be read, and cuts the connection {@link LINGER_CUTOFF_MS} later (or at the time bound,
+ * whichever comes first). Nothing discarded is kept. A Node adapter's concern, kept out of the
+ * handler.
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -20,10 +25,35 @@ export const LINGER_MAX_BYTES = 16 * 1024 * 1024;
 /** The longest the connection stays open after an early answer, in milliseconds: 5 s. */
 export const LINGER_MAX_MS = 5_000;
 
-/** How much (bytes) and how long (ms) a lingering close reads before cutting the client off. */
-type LingerBounds = { readonly maxBytes: number; readonly maxMs: number };
+/**
+ * How long a client past the byte bound has to read its answer, in milliseconds, while the
+ * server reads nothing more from it, before the connection is cut: 2 s (far more than an idle
+ * client's event loop needs to read a few hundred bytes already in its socket, on a loaded machine too).
+ */
+export const LINGER_CUTOFF_MS = 2_000;
 
-const DEFAULT_BOUNDS: LingerBounds = { maxBytes: LINGER_MAX_BYTES, maxMs: LINGER_MAX_MS };
+/** How much (bytes) and how long (ms) a lingering close reads, and how long past the byte bound it waits before cutting the client off. */
+type LingerBounds = { readonly maxBytes: number; readonly maxMs: number; readonly cutoffMs: number };
+
+const DEFAULT_BOUNDS: LingerBounds = { maxBytes: LINGER_MAX_BYTES, maxMs: LINGER_MAX_MS, cutoffMs: LINGER_CUTOFF_MS };
+
+/** Connections past their byte bound, waiting to be cut. */
+const cutting = new WeakSet<Duplex>();
+
+/**
+ * Past the byte bound: read nothing more (the client's writes stall), then cut the connection
+ * after `cutoffMs`. `body` is the request whose rest was being discarded, paused too so that
+ * node:http's parser stops reading the socket for it.
+ */
+function stopReadingThenCut(socket: Duplex, cutoffMs: number, body?: IncomingMessage): void {
+  if (socket.destroyed || cutting.has(socket)) return;
+  cutting.add(socket);
+  body?.pause();
+  socket.pause();
+  const timer = setTimeout(() => socket.destroy(), cutoffMs);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+}
 
 /** The close's second stage, once the answer is written: half-close, then close when the client has closed its side or the time is up. */
 function closeInStages(socket: Duplex, maxMs: number): void {
@@ -54,7 +84,7 @@ export function lingerIfEarly(request: IncomingMessage, response: ServerResponse
   let left = bounds.maxBytes;
   request.on("data", (chunk: Buffer) => {
     left -= chunk.length;
-    if (left < 0) socket.destroy();
+    if (left < 0) stopReadingThenCut(socket, bounds.cutoffMs, request);
   });
   request.pause();
   // node:http ends a `connection: close` answer with `socket.destroySoon()`, which resets a
@@ -90,7 +120,7 @@ export function answeringByHand(socket: Duplex): void {
 export function discardedByHand(socket: Duplex): boolean {
   const limit = answeredByHand.get(socket);
   if (limit === undefined) return false;
-  if (bytesRead(socket) > limit) socket.destroy();
+  if (bytesRead(socket) > limit) stopReadingThenCut(socket, LINGER_CUTOFF_MS);
   return true;
 }
 

@@ -24,6 +24,11 @@ describe("the vitest projects", () => {
     expect(needsBuild.filter((file) => !listed.some((glob) => matchesGlob(file, glob)))).toEqual([]);
   });
 
+  it("no file sets its own concurrency (a reused worker keeps the limit of its first file): it belongs to a project with maxConcurrency", () => {
+    const setsItsOwn = tests.filter((file) => /setConfig\(\s*\{[^}]*maxConcurrency/.test(readFileSync(join(ROOT, file), "utf8")));
+    expect(setsItsOwn).toEqual([]);
+  });
+
   it("every glob of a project names a test that exists", () => {
     expect(listed.filter((glob) => !tests.some((file) => matchesGlob(file, glob)))).toEqual([]);
   });

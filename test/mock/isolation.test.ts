@@ -4,16 +4,15 @@
  * its own tenant from a fixture, creates data, arms faults (one for any call, one matched on a body
  * field), reads its request log and resets, with waits between the steps so that every test's
  * steps fall between the others'. Each sees only its own data, faults and requests: a fault, a
- * reset or a log entry that leaked would break another test's exact counts.
+ * reset or a log entry that leaked would break another test's exact counts. The file is the
+ * `concurrent` vitest project (test/projects.ts), whose `maxConcurrency` of 50 lets all 50 run at
+ * once whichever files a worker ran before.
  */
 import { setupServer } from "msw/node";
-import { afterAll, test as base, beforeAll, describe, expect, vi } from "vitest";
+import { afterAll, test as base, beforeAll, describe, expect } from "vitest";
 import { createMockApi, type MockApi, unhandledRequests } from "../../mock/index.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { createClient, InternalServerError, type ProspectKitClient } from "../../src/index.js";
-
-/** As many tests run at once as there are: Vitest's default runs 5 at a time. */
-vi.setConfig({ maxConcurrency: 50 });
 
 const TESTS = Array.from({ length: 50 }, (_, index) => index);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

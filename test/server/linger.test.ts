@@ -1,6 +1,6 @@
 /**
  * The lingering close (mock/server/linger.ts) on a bare node:http server, with small bounds
- * (256 KiB, 300 ms) so that each bound can be reached quickly: an answer given while the body is
+ * (256 KiB, 300 ms, cut off 100 ms past the byte bound) so that each bound can be reached quickly: an answer given while the body is
  * still arriving says `connection: close`, is read by the client, and the connection then closes
  * in stages, cutting off a client that sends too much or too long; an answer given after the body
  * was read, or to a request without one, is left alone.
@@ -13,7 +13,7 @@ import { lingerIfEarly } from "../../mock/server/linger.js";
 import { statusOf, upload } from "./support/raw-upload.js";
 
 const KiB = 1024;
-const BOUNDS = { maxBytes: 256 * KiB, maxMs: 300 };
+const BOUNDS = { maxBytes: 256 * KiB, maxMs: 300, cutoffMs: 100 };
 
 /** For each request target: how long after its answer the server closed the connection, in ms. */
 const closes = new Map<string, Promise<number>>();
@@ -72,6 +72,20 @@ describe("an answer given while the body is still arriving", () => {
     expect(statusOf(result.received)).toBe(413);
     expect(result.error).toMatch(/^(EPIPE|ECONNRESET)$/);
     expect(result.written).toBeLessThan(64 * 1024 * KiB);
+  });
+
+  it("a client past the byte bound is read no further and keeps the connection for the cut-off time, so it reads its answer before any reset", async () => {
+    // Old behaviour, a reset the moment the bound was passed, raced the client: a client whose
+    // next write failed before it had read the answer already in its socket never saw it.
+    const offered = 64 * 1024 * KiB;
+    const result = await upload(url, { head: post("/bulk"), size: offered, chunk: 64 * KiB });
+    expect(statusOf(result.received)).toBe(413);
+    expect(result.error).toMatch(/^(EPIPE|ECONNRESET)$/);
+    // Not read: the client's writes stalled once the two kernels' socket buffers were full.
+    expect(result.written).toBeLessThan(BOUNDS.maxBytes + 24 * 1024 * KiB);
+    const ms = await closes.get("/bulk")!;
+    expect(ms).toBeGreaterThanOrEqual(BOUNDS.cutoffMs - 10);
+    expect(ms).toBeLessThan(BOUNDS.maxMs + 1_000);
   });
 
   it("a client that stops sending but keeps the connection reads the answer, and is closed once the time bound passes", async () => {

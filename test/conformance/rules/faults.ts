@@ -76,7 +76,8 @@ export function faultRules(h: Harness): void {
     });
 
     it("latency delays the answer, which is otherwise normal: a later call overtakes it", async () => {
-      h.api.faults.latency(100);
+      // Long enough that the prompt call is answered first on a loaded machine too.
+      h.api.faults.latency(500);
       const order: string[] = [];
       const delayed = h.getPage(A.group, A.custom).then((a) => order.push(`delayed ${a.status}`));
       const prompt = h.getPage(A.group, A.nullName).then((a) => order.push(`prompt ${a.status}`));
