@@ -69,7 +69,7 @@ export function wantOtherKey(wanted: boolean): void {
   }
 }
 
-let currentKey: string | null = startingKey();
+let currentKey: string | null = storedKey();
 let onUnauthorized: (message: string) => void = () => {};
 
 /** Uses `key` for every call and keeps it for this tab (null forgets it). */
