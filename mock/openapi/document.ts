@@ -152,7 +152,8 @@ function apiPaths() {
 
 /** The error statuses a control route can answer. */
 function controlErrors(route: ControlRoute): ErrorStatus[] {
-  const statuses: ErrorStatus[] = route.public === true ? [] : [401];
+  // Every control route of the server refuses a Host or an Origin it does not answer (403).
+  const statuses: ErrorStatus[] = route.public === true ? [403] : [401, 403];
   if (route.body !== undefined || route.query !== undefined || route.method === "POST") statuses.unshift(400);
   if (route.path.includes("{")) statuses.push(404);
   if (route.method !== "GET" && route.body !== "raw") statuses.push(413, 415);
@@ -250,6 +251,7 @@ function responsesUsedBy(paths: unknown, responses: Record<string, unknown>): Re
  * @param serverUrl - the server the document describes
  */
 export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
+  const paths = apiPaths();
   return openApiDocument(
     serverUrl,
     {
@@ -261,11 +263,11 @@ export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVE
         `\`x-request-id\` header. The mock's control API is described separately, at \`${CONTROL_DOCUMENT_PATH}\`.`,
     },
     { name: TAGS.api, description: "The operations of the spec, answered by the stateful mock." },
-    apiPaths(),
+    paths,
     {
       headers: CORS_HEADER_COMPONENTS,
       schemas: Object.fromEntries(API_SCHEMAS.map(([name, schema, io]) => [name, toJsonSchema(schema, io)])),
-      responses: errorResponseComponents(CORS_HEADERS),
+      responses: responsesUsedBy(paths, errorResponseComponents(CORS_HEADERS)),
     },
   );
 }

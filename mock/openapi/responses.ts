@@ -13,6 +13,10 @@ export { REQUEST_ID_HEADER };
 const STATUSES = {
   400: ["BadRequest", "Malformed JSON, a body that is not an object, or invalid fields (all listed in `errors`)."],
   401: ["Unauthorized", "The `x-api-key` header is missing (`missing_api_key`) or unknown (`invalid_api_key`)."],
+  403: [
+    "Forbidden",
+    "The standalone server does not answer this `Host` (`host_not_allowed`) or, for a control route, this `Origin` (`origin_not_allowed`): see `--allowed-host` and `--cors-origin`.",
+  ],
   404: ["NotFound", "No such route, or no such resource in your tenant (another tenant's resource included)."],
   409: ["Conflict", "A request with the same idempotency key is still in flight."],
   413: ["PayloadTooLarge", "The body is larger than 1 MiB."],
@@ -20,7 +24,7 @@ const STATUSES = {
   422: ["IdempotencyKeyReused", "The idempotency key was used before with a different body."],
   429: ["TooManyRequests", "Rate limited (in the mock: an injected fault); `Retry-After` says when to retry."],
   500: ["InternalError", "A server error (in the mock: an injected fault)."],
-} as const satisfies Partial<Record<ProblemStatus, readonly [name: string, description: string]>>;
+} as const satisfies Partial<Record<ProblemStatus | 403, readonly [name: string, description: string]>>;
 
 /** A status the document has an error response for. */
 export type ErrorStatus = keyof typeof STATUSES;
