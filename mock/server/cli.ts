@@ -96,7 +96,7 @@ async function start(options: CliOptions): Promise<MockServer> {
     if (known !== undefined) throw new UsageError(known);
     if (error instanceof StateFileError) throw new UsageError(error.message);
     // A key the mock refuses (not visible ASCII): the message names the field, never the key.
-    if (error instanceof MockStateError) throw new UsageError(`--api-key: ${describeFieldErrors(error.errors)}`);
+    if (error instanceof MockStateError) throw new UsageError(`${options.keyVariable ?? "--api-key"}: ${describeFieldErrors(error.errors)}`);
     throw error;
   }
 }

@@ -8,7 +8,17 @@ import { writeFileSync } from "node:fs";
 import { type Benchmark, type BenchRow, toMarkdown } from "./report.ts";
 
 // Each benchmark module default-exports a Benchmark. Keep this list in the order of the issues.
-const modules: string[] = ["./sdk.ts", "./mock.ts", "./server.ts", "./webhooks.ts", "./startup.ts", "./state.ts", "./sizes.ts", "./soak.ts"];
+const modules: string[] = [
+  "./sdk.ts",
+  "./mock.ts",
+  "./server.ts",
+  "./webhooks.ts",
+  "./startup.ts",
+  "./state.ts",
+  "./sizes.ts",
+  "./image.ts",
+  "./soak.ts",
+];
 
 const only = process.argv.slice(2);
 const sections: { name: string; rows: BenchRow[] }[] = [];

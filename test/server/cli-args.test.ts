@@ -1,16 +1,17 @@
 /** The command line, read in-process: every flag, its default, and every usage error. */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { DEFAULT_API_KEY } from "../../mock/core.js";
-import { type CliOptions, parseCli, UsageError } from "../../mock/server/cli/args.js";
+import { type CliOptions, parseCli, SERVER_VARIABLES, UsageError } from "../../mock/server/cli/args.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../../mock/server/start.js";
 
 describe("parseCli", () => {
   it("defaults: port 4010, loopback, the development key, the demo data, every request printed", () => {
-    expect(parseCli([])).toEqual({
+    expect(parseCli([], {})).toEqual({
       port: DEFAULT_PORT,
       host: DEFAULT_HOST,
       apiKeys: [DEFAULT_API_KEY],
       developmentKey: true,
+      keyVariable: undefined,
       seed: undefined,
       dataFile: undefined,
       stateFile: undefined,
@@ -63,7 +64,39 @@ describe("parseCli", () => {
     [["-h"], { help: true }],
     [["-v"], { version: true }],
   ])("%j", (argv, expected) => {
-    expect(parseCli(argv)).toMatchObject(expected);
+    expect(parseCli(argv, {})).toMatchObject(expected);
+  });
+
+  describe("the environment, for what the command line leaves out", () => {
+    it.each([
+      [
+        "the key from PROSPECTKIT_API_KEY, named, not the development key",
+        [],
+        { PROSPECTKIT_API_KEY: "env_key" },
+        { apiKeys: ["env_key"], developmentKey: false, keyVariable: "PROSPECTKIT_API_KEY" },
+      ],
+      [
+        "--api-key wins over PROSPECTKIT_API_KEY",
+        ["--api-key", "flag_key"],
+        { PROSPECTKIT_API_KEY: "env_key" },
+        { apiKeys: ["flag_key"], developmentKey: false, keyVariable: undefined },
+      ],
+      [
+        "an empty PROSPECTKIT_API_KEY is unset",
+        [],
+        { PROSPECTKIT_API_KEY: "" },
+        { apiKeys: [DEFAULT_API_KEY], developmentKey: true, keyVariable: undefined },
+      ],
+      ["the host from PROSPECTKIT_MOCK_HOST", [], { PROSPECTKIT_MOCK_HOST: "0.0.0.0" }, { host: "0.0.0.0" }],
+      ["--host wins over PROSPECTKIT_MOCK_HOST", ["--host", "127.0.0.1"], { PROSPECTKIT_MOCK_HOST: "0.0.0.0" }, { host: "127.0.0.1" }],
+      ["an empty PROSPECTKIT_MOCK_HOST is unset", [], { PROSPECTKIT_MOCK_HOST: "" }, { host: DEFAULT_HOST }],
+    ])("%s", (_, argv, env, expected) => {
+      expect(parseCli(argv, env)).toMatchObject(expected);
+    });
+
+    it("reads exactly these variables", () => {
+      expect(SERVER_VARIABLES).toEqual({ apiKey: "PROSPECTKIT_API_KEY", host: "PROSPECTKIT_MOCK_HOST" });
+    });
   });
 
   it.each([
@@ -98,7 +131,7 @@ describe("parseCli", () => {
     [["--proxy-to", "http://127.0.0.1:1", "--record="], "--record must name a file"],
     [["start"], "Unexpected argument 'start' (see --help)"],
   ])("%j is a usage error: %s", (argv, message) => {
-    expect(() => parseCli(argv)).toThrow(new UsageError(message));
+    expect(() => parseCli(argv, {})).toThrow(new UsageError(message));
   });
 
   it("never repeats a key in an error", () => {

@@ -54,6 +54,26 @@ describe("the start banner", () => {
     expect((await get(cli, `/v0/page_groups/${DEMO_IDS.pageGroup}/pages/${DEMO_IDS.page}`)).status).toBe(401);
   });
 
+  it("with PROSPECTKIT_API_KEY: that key is accepted and never printed (the banner and its commands name the variable)", async () => {
+    const key = "pk_from_the_environment";
+    const cli = await startCli(["--port", "0"], { env: { ...process.env, PROSPECTKIT_API_KEY: key } });
+    running.push(cli);
+    expect(cli.stdout()).toContain("API key       from $PROSPECTKIT_API_KEY (not printed)");
+    expect(cli.stdout()).toContain(`-H "x-api-key: $PROSPECTKIT_API_KEY"`);
+    expect((await get(cli, `/v0/page_groups/${DEMO_IDS.pageGroup}/pages/${DEMO_IDS.page}`, key)).status).toBe(200);
+    expect((await get(cli, `/v0/page_groups/${DEMO_IDS.pageGroup}/pages/${DEMO_IDS.page}`)).status).toBe(401);
+    await cli.waitFor("/v0/page_groups");
+    expect(cli.stdout() + cli.stderr()).not.toContain(key);
+  });
+
+  it("with --api-key and PROSPECTKIT_API_KEY: the command line wins", async () => {
+    const cli = await startCli(["--port", "0", "--api-key", "from_the_flag"], { env: { ...process.env, PROSPECTKIT_API_KEY: "from_the_env" } });
+    running.push(cli);
+    expect(cli.stdout()).toContain("API key       from_the_flag");
+    expect((await get(cli, `/v0/page_groups/${DEMO_IDS.pageGroup}/pages/${DEMO_IDS.page}`, "from_the_flag")).status).toBe(200);
+    expect((await get(cli, `/v0/page_groups/${DEMO_IDS.pageGroup}/pages/${DEMO_IDS.page}`, "from_the_env")).status).toBe(401);
+  });
+
   it("with --no-demo: no page and no subscription, and placeholders instead of IDs", async () => {
     const cli = await start(["--no-demo"]);
     expect(cli.stdout()).toContain("Page          none yet");
@@ -184,6 +204,13 @@ describe("exit code 2 with one line for every usage error", () => {
   ])("%s", async (_, args, stderr) => {
     const exit = await runCliToExit(args);
     expect({ code: exit.code, stderr: exit.stderr, stdout: exit.stdout }).toEqual({ code: 2, stderr, stdout: "" });
+  });
+
+  it("an API key in PROSPECTKIT_API_KEY the mock refuses: the variable is named, the key is not printed", async () => {
+    const exit = await runCliToExit(["--port", "0"], undefined, { ...process.env, PROSPECTKIT_API_KEY: "bad key\u0001secret" });
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toMatch(/^prospectkit-mock: PROSPECTKIT_API_KEY: .+\n$/);
+    expect(exit.stderr + exit.stdout).not.toContain("secret");
   });
 
   it("a port in use", async () => {

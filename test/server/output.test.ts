@@ -157,6 +157,27 @@ describe("banner: steps that work in the order printed (issue 34.3)", () => {
   });
 });
 
+describe("banner: a key read from the environment", () => {
+  it("is named, never printed: the commands send the variable", () => {
+    const text = banner({
+      version: "1.0.0",
+      url: "http://127.0.0.1:1",
+      apiKey: "pk_secret_from_env",
+      keyVariable: "PROSPECTKIT_API_KEY",
+      otherKeys: 0,
+      developmentKey: false,
+      page: { pageGroupId: "g", pageId: "p" },
+      subscriptionId: "s",
+      quiet: false,
+    });
+    expect(text).not.toContain("pk_secret_from_env");
+    expect(text).toContain("API key       from $PROSPECTKIT_API_KEY (not printed)");
+    const curls = text.split("\n").filter((line) => line.startsWith("  curl "));
+    expect(curls).toHaveLength(4);
+    for (const line of curls) expect(line).toContain(`-H "x-api-key: $PROSPECTKIT_API_KEY"`);
+  });
+});
+
 describe("deliveryLine: one line per webhook attempt", () => {
   const at = new Date(2024, 1, 29, 12, 0, 1, 240);
   const attempt = {

@@ -356,4 +356,14 @@ describe("one server per state file", () => {
     writeFileSync(`${path}.lock`, "999999999\n");
     await start(path);
   });
+
+  it("a lock naming this process that it does not hold is taken over: a container restarted after a crash, where the server is process 1 again", async () => {
+    const path = newPath();
+    writeFileSync(`${path}.lock`, `${process.pid}\n`);
+    const first = await start(path);
+    // While this process holds it, the same lock refuses a second server of this process.
+    await expect(startMockServer(options(path))).rejects.toThrow(/in use by another prospectkit-mock/);
+    await stop(first);
+    await start(path);
+  });
 });

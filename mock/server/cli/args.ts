@@ -14,6 +14,14 @@ import { UsageError } from "./usage-error.js";
 
 export { UsageError };
 
+/**
+ * The environment variables the server reads for an option the command line leaves out. A key
+ * read from the environment stays out of `ps` and is never printed (the banner names the
+ * variable instead); the container image sets the host to `0.0.0.0` this way, so arguments of
+ * your own never drop it.
+ */
+export const SERVER_VARIABLES = { apiKey: "PROSPECTKIT_API_KEY", host: "PROSPECTKIT_MOCK_HOST" } as const;
+
 const OPTIONS = {
   port: { type: "string", short: "p" },
   host: { type: "string" },
@@ -46,8 +54,9 @@ and an OpenAPI document at /openapi.json.
 
 Options:
   -p, --port PORT      port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
-      --host HOST      interface to bind (default ${DEFAULT_HOST}, loopback only)
-      --api-key KEY    accept this API key (repeatable; default the development key ${DEFAULT_API_KEY})
+      --host HOST      interface to bind (default $${SERVER_VARIABLES.host}, else ${DEFAULT_HOST}: loopback only)
+      --api-key KEY    accept this API key (repeatable; default $${SERVER_VARIABLES.apiKey}, else the
+                       development key ${DEFAULT_API_KEY})
       --seed SEED      seed for generated IDs (a number or a string; default 0)
       --data FILE      load fixtures from a JSON file (validated at start)
       --state FILE     keep the whole state in FILE across restarts (created on first start,
@@ -146,9 +155,10 @@ export type CliOptions = ReturnType<typeof parseCli>;
  * @returns the options
  * @throws {UsageError} for an unknown flag, a missing or malformed value, or a stray argument
  */
-export function parseCli(argv: readonly string[]) {
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
   const values = readArgs(argv, { options: OPTIONS, help: "--help", commands: ["verify"] });
-  const keys = values["api-key"] ?? [];
+  const keyFromEnv = values["api-key"] === undefined ? env[SERVER_VARIABLES.apiKey] || undefined : undefined;
+  const keys = values["api-key"] ?? (keyFromEnv === undefined ? [] : [keyFromEnv]);
   if (values.host === "") throw new UsageError("--host must not be empty");
   if (values.data === "") throw new UsageError("--data must name a file");
   if (values.state === "") throw new UsageError("--state must name a file");
@@ -160,10 +170,12 @@ export function parseCli(argv: readonly string[]) {
   if (values.record === "") throw new UsageError("--record must name a file");
   return {
     port: numeric("port", values.port, DEFAULT_PORT),
-    host: values.host ?? DEFAULT_HOST,
-    // Never empty: the development key without `--api-key`.
+    host: values.host ?? (env[SERVER_VARIABLES.host] || DEFAULT_HOST),
+    // Never empty: the development key without `--api-key` or its variable.
     apiKeys: keys.length > 0 ? keys : [DEFAULT_API_KEY],
     developmentKey: keys.length === 0,
+    // The variable the key came from: it is then named, never printed.
+    keyVariable: keyFromEnv === undefined ? undefined : SERVER_VARIABLES.apiKey,
     seed: seed(values.seed),
     dataFile: values.data,
     stateFile: values.state,

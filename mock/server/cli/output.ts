@@ -21,6 +21,8 @@ export interface BannerInput {
   readonly apiKey: string;
   readonly otherKeys: number;
   readonly developmentKey: boolean;
+  /** The environment variable the key was read from: the banner names it and its commands use it, and never print the key. */
+  readonly keyVariable?: string | undefined;
   /** The first page (and its published version, if any) and webhook subscription, if any. */
   readonly page: { readonly pageGroupId: string; readonly pageId: string; readonly publishedVersionId?: string | null } | undefined;
   readonly subscriptionId: string | undefined;
@@ -65,19 +67,24 @@ export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-function curl(method: string, url: string, apiKey: string, body?: unknown): string {
+/** The `-H` word of the printed commands: the key itself, or the shell variable it was read from. */
+function keyHeader({ apiKey, keyVariable }: Pick<BannerInput, "apiKey" | "keyVariable">): string {
+  return keyVariable === undefined ? shellQuote(`x-api-key: ${apiKey}`) : `"x-api-key: $${keyVariable}"`;
+}
+
+function curl(method: string, url: string, header: string, body?: unknown): string {
   const words = ["curl", "-sS"];
   if (method !== "GET") words.push("-X", method);
-  words.push(shellQuote(url), "-H", shellQuote(`x-api-key: ${apiKey}`));
+  words.push(shellQuote(url), "-H", header);
   if (body !== undefined) words.push("-H", shellQuote("content-type: application/json"), "-d", shellQuote(JSON.stringify(body)));
   return `  ${words.join(" ")}`;
 }
 
 /** Publishing the page's version again: one `page.version.published` event, which the server delivers at once. */
-function publishStep(url: string, apiKey: string, versionId: string): string[] {
+function publishStep(url: string, header: string, versionId: string): string[] {
   return [
     "Publish the page's version again (control API): a page.version.published webhook to the subscription:",
-    curl(PUBLISH_ROUTE.method, url + PUBLISH_ROUTE.path.replace("{versionId}", encodeURIComponent(versionId)), apiKey),
+    curl(PUBLISH_ROUTE.method, url + PUBLISH_ROUTE.path.replace("{versionId}", encodeURIComponent(versionId)), header),
   ];
 }
 
@@ -87,7 +94,8 @@ function publishStep(url: string, apiKey: string, versionId: string): string[] {
  * @returns the text, ending with a newline
  */
 export function banner(input: BannerInput): string {
-  const { url, apiKey, page, subscriptionId } = input;
+  const { url, page, subscriptionId } = input;
+  const header = keyHeader(input);
   const keyNote = input.developmentKey
     ? " (the development key; choose your own with --api-key)"
     : input.otherKeys > 0
@@ -106,7 +114,7 @@ export function banner(input: BannerInput): string {
   return [
     `prospectkit-mock ${input.version} listening on ${url}`,
     "",
-    `  API key       ${apiKey}${keyNote}`,
+    `  API key       ${input.keyVariable === undefined ? input.apiKey : `from $${input.keyVariable} (not printed)`}${keyNote}`,
     `  Page          ${page ? `${page.pageGroupId} / ${page.pageId}` : "none yet (load some with --data, or POST /__mock/pages)"}`,
     `  Subscription  ${subscriptionId ?? "none yet (load one with --data, or POST /__mock/webhook_subscriptions)"}`,
     `  OpenAPI       ${url}${OPENAPI_PATH}`,
@@ -123,14 +131,14 @@ export function banner(input: BannerInput): string {
       : []),
     "",
     "Create a prospect log entry:",
-    curl(createProspectLogRoute.method, url + createProspectLogRoute.path, apiKey, SAMPLE_PROSPECT_LOG),
+    curl(createProspectLogRoute.method, url + createProspectLogRoute.path, header, SAMPLE_PROSPECT_LOG),
     "Get a page with its published version:",
-    curl(getPageRoute.method, url + pagePath, apiKey),
+    curl(getPageRoute.method, url + pagePath, header),
     'Update a webhook subscription (here its events; {"active":false} would stop its deliveries):',
-    curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, apiKey, SAMPLE_SUBSCRIPTION_UPDATE),
-    ...(publishes ? publishStep(url, apiKey, page!.publishedVersionId!) : []),
+    curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, header, SAMPLE_SUBSCRIPTION_UPDATE),
+    ...(publishes ? publishStep(url, header, page!.publishedVersionId!) : []),
     "List the stored prospect log entries (control API):",
-    curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, apiKey),
+    curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, header),
     ...(inboxUrl === undefined
       ? []
       : [
@@ -141,7 +149,7 @@ export function banner(input: BannerInput): string {
                 ? "publish a page version to add one"
                 : "none: --no-webhooks sends none"
           }):`,
-          curl("GET", inboxUrl, apiKey),
+          curl("GET", inboxUrl, header),
         ]),
     "",
     input.quiet

@@ -1,11 +1,17 @@
 /**
  * One server per state file: a lock file beside it (`FILE.lock`) holding the owner's process ID,
  * created exclusively. A lock whose process is gone (a crash, `kill -9`) is taken over, so a
- * crashed server never leaves the file locked forever.
+ * crashed server never leaves the file locked forever. So is a lock naming this very process that
+ * this process does not hold: it was left by an earlier process with the same ID, as in a
+ * container, where the server is process 1 on every start.
  * @module
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { resolve } from "node:path";
 import { StateFileError } from "./error.js";
+
+/** The locks this process holds (absolute paths): a lock naming this process's ID is in use only if it is one of them. */
+const held = new Set<string>();
 
 /** Whether a process with this ID is running (one we may not signal is running too). */
 function alive(pid: number): boolean {
@@ -43,7 +49,8 @@ export function acquireLock(path: string): () => void {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "EEXIST") throw new StateFileError(path, `cannot create its lock ${lockPath} (${code ?? "unknown error"})`);
       const owner = ownerOf(lockPath);
-      if (owner !== null && alive(owner)) {
+      const running = owner === process.pid ? held.has(resolve(lockPath)) : owner !== null && alive(owner);
+      if (running) {
         throw new StateFileError(path, `in use by another prospectkit-mock (process ${owner}); stop it first, or choose another file`);
       }
       if (attempt > 0) throw new StateFileError(path, `its lock ${lockPath} could not be taken over`);
@@ -56,8 +63,9 @@ export function acquireLock(path: string): () => void {
     }
     writeSync(fd, `${process.pid}\n`);
     closeSync(fd);
+    held.add(resolve(lockPath));
     return () => {
-      if (ownerOf(lockPath) !== process.pid) return;
+      if (!held.delete(resolve(lockPath)) || ownerOf(lockPath) !== process.pid) return;
       try {
         unlinkSync(lockPath);
       } catch {

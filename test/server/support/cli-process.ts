@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { SERVER_VARIABLES } from "../../../mock/server/cli/args.js";
 
 /** The repository root. */
 export const ROOT = resolve(import.meta.dirname, "../../..");
@@ -32,6 +33,16 @@ export interface CliExit {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/**
+ * The environment a test's CLI runs in unless it gives its own: the tests' own, without the
+ * variables the server reads (a developer's exported `PROSPECTKIT_API_KEY` would change the key).
+ */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.values(SERVER_VARIABLES)) delete env[name];
+  return env;
 }
 
 function requireBuild(): void {
@@ -72,10 +83,11 @@ function collect(child: ChildProcess) {
  * Runs the CLI until it exits by itself (a usage error, `--help`, `--version`).
  * @param args - the command line
  * @param node - the Node binary (default: the one running the tests)
+ * @param env - the environment (default: the tests' own without the server's variables)
  */
-export async function runCliToExit(args: readonly string[], node: string = process.execPath): Promise<CliExit> {
+export async function runCliToExit(args: readonly string[], node: string = process.execPath, env: NodeJS.ProcessEnv = cleanEnv()): Promise<CliExit> {
   requireBuild();
-  const child = spawn(node, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(node, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   const output = collect(child);
   const code = await output.exited;
   return { code, stdout: output.stdout(), stderr: output.stderr() };
@@ -96,7 +108,7 @@ export async function startCli(
   const child = spawn(command[0]!, [...command.slice(1), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     cwd: options.cwd ?? ROOT,
-    env: options.env ?? process.env,
+    env: options.env ?? cleanEnv(),
     detached: true,
   });
   const output = collect(child);
