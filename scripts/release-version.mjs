@@ -27,7 +27,7 @@ export const AREAS = [
   ],
   [
     "Mock server (`prospectkit-mock`, `startMockServer`)",
-    /^(server|cli-|early-answers|lean-server|state-file|keep-alive|banner|control-index|webhook-delivery|webhooks-sent)/,
+    /^(server|cli-|early-answers|lean-server|linger|state-file|state-lock|keep-alive|banner|control-index|webhook-delivery|webhooks-sent|container)/,
   ],
   ["Mock console", /console/],
   ["Contract check and validating proxy", /^(verify|contract|proxy)/],
