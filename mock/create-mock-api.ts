@@ -19,7 +19,7 @@ import { documentRoutes } from "./openapi/routes.js";
 import { apiRoutes } from "./operations/index.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
 import { type AuthResult, authenticate } from "./pipeline/auth.js";
-import { createChangeFeed } from "./pipeline/changes.js";
+import { createChangeFeed, createWriteTracker } from "./pipeline/changes.js";
 import { createFaults } from "./pipeline/faults.js";
 import { createHandler, type HandlerOptions, type MockHandler } from "./pipeline/handler.js";
 import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
@@ -109,6 +109,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     resolved.retainedRequests,
   );
   const changes = createChangeFeed();
+  const writes = createWriteTracker();
   const current = () => store;
   const state = createMockState(current);
   const inbox = createInbox(state, current, () => new Date(store.nowMs()));
@@ -142,10 +143,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   function initialise(): void {
     requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
+    writes.clear();
     store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
-      journal: (change) => journal?.(change),
+      journal: (change) => (writes.hear(change), journal?.(change)),
       sink: (kind, data, targets, tenantId) => {
         const event = dispatcher.emit(kind, data, targets, tenantId);
         changes.announce(tenantId, { kind: "event", type: kind });
@@ -234,7 +236,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   const record = (entry: LoggedRequest): void => {
     requestLog.record(entry);
-    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.viewOf(entry) }));
+    const wrote = writes.tookWrites(entry.requestId);
+    if (entry.tenantId === null) return;
+    changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.viewOf(entry) }));
+    if (wrote) changes.announce(entry.tenantId, { kind: "state" });
   };
   const requestsOf = (tenantId: string) => requestLog.ofTenant(tenantId, store.tenants.size <= 1);
 
@@ -304,7 +309,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   // The one route table: the API's operations, the control API (the inbox among it), the documents.
   routes = [
-    ...apiRoutes(current),
+    ...apiRoutes(current).map(writes.track),
     ...CONTROL_ROUTES.map((route) => controlRoute(route, { api, requestsOf, inbox })),
     ...documentRoutes(resolved.baseUrl),
   ];
