@@ -46,6 +46,7 @@ export type {
   PageRecord,
   PageVersionRecord,
   PageVersionStatus,
+  PreviousSecret,
   ProspectLogRecord,
   ProspectRecord,
   TenantRecord,

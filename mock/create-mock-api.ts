@@ -19,7 +19,7 @@ import { documentRoutes } from "./openapi/routes.js";
 import { apiRoutes } from "./operations/index.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
 import { type AuthResult, authenticate } from "./pipeline/auth.js";
-import { createChangeFeed } from "./pipeline/changes.js";
+import { createChangeFeed, createWriteTracker } from "./pipeline/changes.js";
 import { createFaults } from "./pipeline/faults.js";
 import { createHandler, type Durability, type HandlerOptions, type MockHandler } from "./pipeline/handler.js";
 import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
@@ -114,6 +114,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     resolved.retainedRequests,
   );
   const changes = createChangeFeed();
+  const writes = createWriteTracker();
   const current = () => store;
   const state = createMockState(current);
   const inbox = createInbox(state, current, () => new Date(store.nowMs()));
@@ -152,14 +153,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   /**
    * A new, empty store, the current one from now on. The one it replaces (a reset, a loaded state)
    * is let go whole: a request still holding a part of it changes nothing that is kept: its
-   * changes reach no journal and its events no subscriber.
+   * changes reach no journal (nor the write tracker) and its events no subscriber.
    */
   function newStore(): Store {
     const mine = ++generation;
     const made: Store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
-      journal: (change) => (mine === generation ? journal?.(change) : discarded?.()),
+      journal: (change) => (mine === generation ? (writes.hear(change), journal?.(change)) : discarded?.()),
       sink: (kind, data, targets, tenantId) => {
         if (mine !== generation) return quietSink(() => made)(kind, data, targets, tenantId);
         const event = dispatcher.emit(kind, data, targets, tenantId);
@@ -179,6 +180,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   function initialise(): void {
     resets += 1;
     requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
+    writes.clear();
     store = newStore();
     startState.seedInto(store, state);
   }
@@ -235,7 +237,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   const record = (entry: LoggedRequest): void => {
     requestLog.record(entry);
-    if (entry.tenantId !== null) changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.viewOf(entry) }));
+    const wrote = writes.tookWrites(entry.requestId);
+    if (entry.tenantId === null) return;
+    changes.announce(entry.tenantId, () => ({ kind: "request", request: requestLog.viewOf(entry) }));
+    if (wrote) changes.announce(entry.tenantId, { kind: "state" });
   };
   const requestsOf = (tenantId: string) => requestLog.ofTenant(tenantId, store.tenants.size <= 1);
 
@@ -305,7 +310,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 
   // The one route table: the API's operations, the control API (the inbox among it), the documents.
   routes = [
-    ...apiRoutes(current),
+    ...apiRoutes(current).map(writes.track),
     ...CONTROL_ROUTES.map((route) => controlRoute(route, { api, requestsOf, inbox })),
     ...documentRoutes(resolved.baseUrl),
   ];

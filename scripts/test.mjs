@@ -5,7 +5,8 @@
  * `--fast` first (`npm run test:fast`) it runs only the projects that run from the sources
  * (`FAST_PROJECTS` of test/projects.ts), in one reused worker pool. Output to a file or a CI log
  * carries no colour codes: the tools colour it in a terminal only (vitest colours whenever TERM is
- * set, hence NO_COLOR).
+ * set, hence NO_COLOR). The steps whose success is a long listing (tsup's file sizes, attw's table)
+ * print one line when they pass and their whole output when they fail.
  */
 import { spawnSync } from "node:child_process";
 import { FAST_PROJECTS } from "../test/projects.ts";
@@ -27,10 +28,21 @@ const all = [
   ["typedoc"],
 ];
 const steps = fast ? all.filter(([command]) => command === "vitest") : all;
+/** The steps kept quiet on success: what they print then is a listing nobody reads. */
+const QUIET = new Set(["tsup", "attw"]);
 
 for (const [command, ...args] of steps) {
   process.stdout.write(`\n> ${[command, ...args].join(" ")}\n`);
-  const { status, error } = spawnSync(command, args, { stdio: "inherit", env });
+  const quiet = QUIET.has(command);
+  const { status, error, stdout, stderr } = spawnSync(command, args, {
+    stdio: quiet ? ["inherit", "pipe", "pipe"] : "inherit",
+    env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (error !== undefined) throw error;
+  // A quiet step that passed says so in one line (and still shows any warning it wrote to stderr); one that failed shows all.
+  if (quiet && status === 0) process.stdout.write(`${command}: passed (its output is shown when it fails)\n${stderr}`);
+  else if (quiet) process.stdout.write(`${stdout}${stderr}`);
   if (status !== 0) process.exit(status ?? 1);
 }

@@ -29,9 +29,9 @@ const SECURITY_HEADERS = {
   "cross-origin-opener-policy": "same-origin",
 };
 
-/** A public `GET` route of the console at `path`. */
-function file(path: string, run: Route["run"]): Route {
-  return { method: "GET", path, area: "console", public: true, console: true, run };
+/** A public `GET` route of the console at `path` (listed by the index, `GET /__mock`, when it has a summary). */
+function file(path: string, run: Route["run"], summary?: string): Route {
+  return { method: "GET", path, area: "console", public: true, console: true, run, ...(summary !== undefined && { summary }) };
 }
 
 /**
@@ -57,7 +57,7 @@ export function consoleRoutes(api: MockApi, core: MockCore): Route[] {
         };
   const immutable = { "cache-control": "public, max-age=31536000, immutable", ...SECURITY_HEADERS };
   return [
-    file(CONSOLE_PATH, page),
+    file(CONSOLE_PATH, page, "The console: your tenant's requests, state, webhooks and faults, live (open it in a browser)"),
     file(`${CONSOLE_PATH}/`, page),
     ...Object.values(assets ?? {}).map((asset) =>
       file(asset.path, (): Reply => ({ status: 200, text: asset.body, headers: { "content-type": asset.contentType, ...immutable } })),
@@ -66,6 +66,7 @@ export function consoleRoutes(api: MockApi, core: MockCore): Route[] {
     {
       method: "GET",
       path: EVENTS_PATH,
+      summary: "Your tenant's changes as server-sent events: ready, then request and change events (x-api-key)",
       area: "console",
       console: true,
       run: ({ request }) => changeStream(api.changes, () => tenantOf(request.headers)),

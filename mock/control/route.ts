@@ -40,7 +40,7 @@ export const missingReference = (field: string, what: string) =>
   ]);
 
 /** What a route works with: the mock, the caller's tenant, and the parsed request (its headers, for the inbox). */
-export interface ControlContext extends Pick<RouteContext, "params" | "request"> {
+export interface ControlContext extends Pick<RouteContext, "params" | "request" | "routes"> {
   readonly api: MockApi;
   /** The tenant of the caller's API key: every read and write stays inside it ("" on a public route). */
   readonly tenantId: string;
@@ -108,10 +108,10 @@ export function controlRoute(
   return {
     ...route,
     area: "control",
-    async run({ request, requestId, params, tenant, body, query }) {
+    async run({ request, requestId, params, tenant, body, query, routes }) {
       const tenantId = tenant?.record.id ?? "";
       const requestsOfTenant = () => services.requestsOf(tenantId);
-      const context: ControlContext = { api, tenantId, params, body, query, request, requestsOfTenant, inbox: services.inbox };
+      const context: ControlContext = { api, tenantId, params, body, query, request, routes, requestsOfTenant, inbox: services.inbox };
       const reply = await replyOf(route, context, requestId);
       if (route.method !== "GET" && route.announces !== "self" && reply.status < 300) api.changes.announce(tenantId, { kind: "state" });
       return reply;

@@ -8,6 +8,7 @@ import { Page } from "../../src/schemas/index.js";
 import type { MockApi } from "../mock-api.js";
 import { compileMatch } from "../pipeline/fault-match.js";
 import type { MockFaults } from "../pipeline/faults.js";
+import { INDEX_ROUTE } from "./index-route.js";
 import { type ControlRoute, missingReference, notFound, Refusal } from "./route.js";
 import {
   ControlFault,
@@ -254,4 +255,5 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     },
   },
   ...WEBHOOK_ROUTES,
+  INDEX_ROUTE,
 ];

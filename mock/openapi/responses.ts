@@ -15,7 +15,7 @@ const STATUSES = {
   401: ["Unauthorized", "The `x-api-key` header is missing (`missing_api_key`) or unknown (`invalid_api_key`)."],
   403: [
     "Forbidden",
-    "The standalone server does not serve this `Host` (`host_not_allowed`) or, outside the API, this `Origin` (`origin_not_allowed`): see `--allowed-host` and `--cors-origin`.",
+    "The standalone server does not answer this `Host` (`host_not_allowed`) or, for a control route, this `Origin` (`origin_not_allowed`): see `--allowed-host` and `--cors-origin`.",
   ],
   404: ["NotFound", "No such route, or no such resource in your tenant (another tenant's resource included)."],
   409: ["Conflict", "A request with the same idempotency key is still in flight."],

@@ -10,11 +10,12 @@ import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocum
 /** The path of the API's OpenAPI document. */
 export const OPENAPI_PATH = "/openapi.json";
 
-function documentRoute(path: string, build: (serverUrl: string) => Record<string, unknown>, serverUrl: string): Route {
+function documentRoute(path: string, summary: string, build: (serverUrl: string) => Record<string, unknown>, serverUrl: string): Route {
   let text: string | undefined;
   return {
     method: "GET",
     path,
+    summary,
     area: "document",
     public: true,
     run: () => ({ status: 200, text: (text ??= JSON.stringify(build(serverUrl))), headers: { "content-type": "application/json" } }),
@@ -27,7 +28,12 @@ function documentRoute(path: string, build: (serverUrl: string) => Record<string
  */
 export function documentRoutes(serverUrl: string): Route[] {
   return [
-    documentRoute(OPENAPI_PATH, createOpenApiDocument, serverUrl),
-    documentRoute(CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, serverUrl),
+    documentRoute(OPENAPI_PATH, "The API's OpenAPI 3.1 document (what a real deployment publishes)", createOpenApiDocument, serverUrl),
+    documentRoute(
+      CONTROL_DOCUMENT_PATH,
+      "The control API's OpenAPI 3.1 document (every route under /__mock)",
+      createControlOpenApiDocument,
+      serverUrl,
+    ),
   ];
 }

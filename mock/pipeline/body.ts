@@ -6,7 +6,8 @@
  * @module
  */
 import * as z from "zod/mini";
-import { type FieldError, toJsonPointer } from "../../src/schemas/index.js";
+import type { FieldError } from "../../src/schemas/index.js";
+import { fieldError } from "../../src/schemas/issues.js";
 import { jsonLimitIssues, MAX_BODY_BYTES } from "../../src/schemas/json-limits.js";
 
 /** The body of a route that takes none, when one is sent anyway: an empty JSON object (an unknown field is a 400). */
@@ -92,7 +93,8 @@ function parseBytes(bytes: Uint8Array | null): BodyResult {
   }
   const issues = jsonLimitIssues(value);
   if (issues.length === 0) return { ok: true, value };
-  const errors = issues.map((issue) => ({ pointer: toJsonPointer(issue.path), code: issue.code, detail: issue.message }));
+  // Each detail starts with the field, as every field error's does.
+  const errors = issues.map((issue) => fieldError(issue.path, issue.code, issue.message));
   return {
     ok: false,
     code: "invalid_request",

@@ -5,12 +5,14 @@
  * @module
  */
 import type { WebhookEventKind } from "../../src/schemas/index.js";
+import type { StateChange } from "../state/journal.js";
 import type { LoggedRequest } from "./request-log.js";
+import type { Route } from "./route.js";
 
 /**
  * One change: an API request was answered (`request`, carrying the logged entry), the tenant's
- * data changed without an API request (`state`, e.g. through the control API; `event` when a
- * webhook event was emitted), webhook deliveries moved on (`deliveries`), the whole mock was
+ * data changed (`state`: an API request that wrote, or a write through the control API; `event`
+ * when a webhook event was emitted), webhook deliveries moved on (`deliveries`), the whole mock was
  * reset (`reset`, heard by every tenant), or the server's state file stopped or started taking
  * writes again (`state-file`, heard by every tenant: `writable` false while every write is refused
  * with 503 `state_not_persisted`; `detail` says why, naming the file, never a secret).
@@ -72,6 +74,51 @@ export function createChangeFeed(): MockChanges {
       if (tenantId !== null) return tell(listeners.get(tenantId), change);
       // A snapshot: a listener that re-subscribes while hearing this must not be told twice.
       for (const set of [...listeners.values()]) tell(set, change);
+    },
+  };
+}
+
+/**
+ * Which API requests changed their caller's data, told by the store's writes: so that the feed
+ * sends `state` after a request's own `request` (an API request that wrote), and never for one
+ * that wrote nothing (a read, a refusal, a replayed idempotent request).
+ */
+export interface WriteTracker {
+  /** Hears one change of the state, as the store's journal reports it. */
+  hear(change: StateChange): void;
+  /** An API route whose requests are tracked: a request that wrote to its caller's records is remembered until {@link tookWrites} asks. */
+  track(route: Route): Route;
+  /** Whether the request (just logged) wrote to its caller's records; it is forgotten then. */
+  tookWrites(requestId: string): boolean;
+  /** Forgets everything (a reset of the whole mock). */
+  clear(): void;
+}
+
+/** Creates a tracker of each tenant's writes (stored, changed or removed records). */
+export function createWriteTracker(): WriteTracker {
+  const counts = new Map<string, number>();
+  const wrote = new Set<string>();
+  const of = (tenantId: string) => counts.get(tenantId) ?? 0;
+  return {
+    hear(change) {
+      if (change.op === "put" || change.op === "delete") counts.set(change.tenantId, of(change.tenantId) + 1);
+    },
+    track: (route) => ({
+      ...route,
+      async run(context) {
+        const tenantId = context.tenant?.record.id;
+        if (tenantId === undefined) return route.run(context);
+        // Another request of the tenant may write meanwhile: its data changed all the same.
+        const before = of(tenantId);
+        const reply = await route.run(context);
+        if (of(tenantId) !== before) wrote.add(context.requestId);
+        return reply;
+      },
+    }),
+    tookWrites: (requestId) => wrote.delete(requestId),
+    clear() {
+      counts.clear();
+      wrote.clear();
     },
   };
 }

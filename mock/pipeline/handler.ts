@@ -239,7 +239,8 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
         if (fault?.kind === "status") reply = faultReply(requestId, fault.status, fault.retryAfterSeconds);
         else if (refused !== null) reply = notPersisted(requestId, refused);
         else {
-          const context = { request, requestId, params: match.params, tenant: decision.tenant, body: input.body, query: input.query, delay };
+          const { routes } = options;
+          const context = { request, requestId, params: match.params, tenant: decision.tenant, body: input.body, query: input.query, routes, delay };
           ran = true;
           reply = await match.route.run(context);
         }

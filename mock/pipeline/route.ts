@@ -30,6 +30,8 @@ export interface RouteContext {
   readonly body: unknown;
   /** The query, parsed by the route's `query` schema (undefined without one). */
   readonly query: unknown;
+  /** The route table this request was routed in (the index, `GET /__mock`, lists it). */
+  readonly routes: readonly Route[];
   /**
    * Waits out this request's injected latency (a fault, or the server's `--latency`): `undefined`
    * when there is none, so that a write without latency happens in the same step as its checks
@@ -48,6 +50,8 @@ export interface Route {
   /** The key each template parameter is decoded under (by default its own name). */
   readonly params?: readonly PathParam[];
   readonly area: RouteArea;
+  /** What the route does, in one line: the index (`GET /__mock`) lists every route that has one outside the API. */
+  readonly summary?: string;
   /** The operation an API route serves (faults target it; the request log names it). */
   readonly operation?: OperationId;
   /** True for a route that takes no API key (a document, the console's files, the inbox's receiver). */

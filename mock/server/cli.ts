@@ -130,7 +130,7 @@ async function runCli(argv: readonly string[]): Promise<number> {
         apiKey: options.apiKeys[0]!,
         otherKeys: options.apiKeys.length - 1,
         ...(options.proxyTo !== undefined && { proxy: { target: options.proxyTo, recordFile: options.recordFile, fallback: options.fallback } }),
-        page: page && { pageGroupId: page.pageGroupId, pageId: page.id },
+        page: page && { pageGroupId: page.pageGroupId, pageId: page.id, publishedVersionId: page.publishedVersionId },
         subscriptionId: subscription?.id,
         webhooks: {
           deliver: options.webhooks,

@@ -1,6 +1,7 @@
 /**
  * Real webhook delivery for the standalone server: the mock's own dispatcher with a real HTTP
- * sender ({@link sendOverHttp}) and a timer that runs every due delivery. A shutdown aborts every
+ * sender ({@link sendOverHttp}); a new event's deliveries are sent as soon as the request that
+ * caused it is answered, and a timer runs every retry that falls due. A shutdown aborts every
  * attempt, so a receiver that never answers cannot hold the process open.
  * @module
  */
@@ -11,7 +12,7 @@ import { sendOverHttp } from "./http-sender.js";
 /** How many attempts the server has in flight at most, by default. */
 export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
 
-/** How often the server looks for due deliveries, in milliseconds. */
+/** How often the server looks for due retries, in milliseconds (a new event's deliveries go at once). */
 export const DELIVERY_TICK_MS = 50;
 
 /** How the server delivers webhooks: `startMockServer`'s `webhooks` option. */
@@ -37,19 +38,29 @@ export function createDeliveryLoop(options: ServerWebhookOptions = {}) {
   // A caller's own stop signal stops delivery too, as the server's close() does.
   rest.signal?.addEventListener("abort", () => closing.abort(rest.signal!.reason), { once: true });
   let timer: ReturnType<typeof setInterval> | undefined;
+  let runDue: (() => void) | undefined;
+  let soon: ReturnType<typeof setImmediate> | undefined;
+  /** A new event: its deliveries go once the code that emitted it has run (one run for a burst of events). */
+  const onEvent = (event: Parameters<NonNullable<ServerWebhookOptions["onEvent"]>>[0]) => {
+    rest.onEvent?.(event);
+    if (runDue !== undefined && soon === undefined) soon = setImmediate(() => ((soon = undefined), runDue?.()));
+  };
   return {
-    mockOptions: { elapsedMs: () => performance.now(), ...rest, fetch: rest.fetch ?? sendOverHttp, concurrency, signal: closing.signal },
-    /** Starts delivering; `ready` (default: always) says whether deliveries may run now. */
+    mockOptions: { elapsedMs: () => performance.now(), ...rest, fetch: rest.fetch ?? sendOverHttp, concurrency, signal: closing.signal, onEvent },
+    /** Starts delivering; `ready` (default: always) says whether deliveries may run now (not while the state file refuses writes). */
     start(webhooks: MockApi["webhooks"], ready: () => boolean = () => true): void {
       if (!deliver) return;
-      timer = setInterval(() => {
+      runDue = () => {
         if (webhooks.inFlight() < concurrency && ready()) void webhooks.runDue();
-      }, DELIVERY_TICK_MS);
+      };
+      timer = setInterval(runDue, DELIVERY_TICK_MS);
       timer.unref();
     },
     /** Stops the timer, aborts every attempt in flight (its socket closes at once) and drops the waiting ones. */
     stop(): void {
       clearInterval(timer);
+      clearImmediate(soon);
+      runDue = undefined;
       closing.abort(new DOMException("The mock server is shutting down.", "AbortError"));
     },
   };

@@ -24,7 +24,11 @@ export const DEFAULT_PORT = 4010;
 /** The interface the server binds when none is given: loopback only. */
 export const DEFAULT_HOST = "127.0.0.1";
 
-/** How long an idle keep-alive connection stays open, in milliseconds. */
+/**
+ * How long an idle keep-alive connection stays open, in milliseconds: what each answer's
+ * `Keep-Alive: timeout=5` says, and when the server closes it (Node adds no margin of its own:
+ * `keepAliveTimeoutBuffer: 0`; Node 20, which has no such option, keeps it a second longer).
+ */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /**
@@ -135,7 +139,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const delivery = createDeliveryLoop(webhooks);
   // Locked and read before listening: a file in use or invalid never gets as far as a port.
   const stateFile: StateFile | undefined = statePath === undefined ? undefined : openStateFile(statePath, onStateFileNotice);
-  const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
+  // Node 24.6 and later (and recent Node 22s) keep an idle connection `keepAliveTimeoutBuffer` (default 1 s) past the timeout the answer advertises.
+  const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, keepAliveTimeoutBuffer: 0 });
   let api: MockApi;
   let url: string;
   try {

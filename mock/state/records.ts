@@ -7,6 +7,7 @@ import * as z from "zod/mini";
 import {
   DateTime,
   HttpUrl,
+  type JsonObject,
   JsonObjectSchema,
   OpaqueId,
   ProspectId,
@@ -115,17 +116,85 @@ export const IdempotencyRecordSchema = z.object({
   storedAtMs: z.number(),
 });
 
+// The record types are interfaces written out (not `z.output` aliases), so an editor's hover and a
+// compile error name them (`PageRecord`) instead of spelling out an object literal; the type test in
+// test/sdk/type-names.test.ts proves each equal to its schema's output.
+
 /** A prospect and the identifiers it holds (each identifier belongs to at most one prospect of a tenant; the email as first received, matched case-insensitively; the phone number in E.164, matched exactly). */
-export type ProspectRecord = z.output<typeof ProspectRecordSchema>;
+export interface ProspectRecord {
+  id: string;
+  tenantId: string;
+  createdAt: string;
+  email: string | null;
+  phoneNumber: string | null;
+  linkedinProfileUrl: string | null;
+  name: string | null;
+}
+
 /** One stored prospect log entry (its payload kept whole, never copied, so no key is lost). */
-export type ProspectLogRecord = z.output<typeof ProspectLogRecordSchema>;
+export interface ProspectLogRecord {
+  id: string;
+  tenantId: string;
+  prospectId: string;
+  source: string;
+  type: string;
+  payload: JsonObject;
+  createdAt: string;
+  createdProspect: boolean;
+  idempotencyKey: string | null;
+}
+
 /** A page and its names: `computedName` is the initial one, then that of the last processed version; `publishedVersionId` is the version published last (`null` when never published); `versionCount` is how many versions it has (the next is numbered one more). */
-export type PageRecord = z.output<typeof PageRecordSchema>;
+export interface PageRecord {
+  id: string;
+  tenantId: string;
+  pageGroupId: string;
+  createdAt: string;
+  customName: string | null;
+  computedName: string;
+  supplementaryContext: string | null;
+  publishedVersionId: string | null;
+  versionCount: number;
+}
+
 /** A page group: the parent of pages. */
-export type PageGroupRecord = z.output<typeof PageGroupRecordSchema>;
-/** One version of a page (`versionNumber` counts from 1 within the page). */
-export type PageVersionRecord = z.output<typeof PageVersionRecordSchema>;
+export interface PageGroupRecord {
+  id: string;
+  tenantId: string;
+  createdAt: string;
+}
+
 /** Where a page version stands: created, then processed (a computed name), then published. */
-export type PageVersionStatus = PageVersionRecord["status"];
+export type PageVersionStatus = "created" | "processed" | "published";
+
+/** One version of a page (`versionNumber` counts from 1 within the page). */
+export interface PageVersionRecord {
+  id: string;
+  tenantId: string;
+  pageId: string;
+  versionNumber: number;
+  createdAt: string;
+  status: PageVersionStatus;
+  computedName: string | null;
+  processedAt: string | null;
+  publishedAt: string | null;
+}
+
+/** The secret a rotation replaced, signing beside the new one until `expiresAt`. */
+export interface PreviousSecret {
+  secret: string;
+  expiresAt: string;
+}
+
 /** A webhook subscription with the secret that signs its deliveries (`events: null` means every kind; a rotation keeps the replaced secret signing until `previousSecret.expiresAt`). */
-export type WebhookSubscriptionRecord = z.output<typeof SubscriptionRecordSchema>;
+export interface WebhookSubscriptionRecord {
+  id: string;
+  tenantId: string;
+  url: string;
+  events: WebhookEventKind[] | null;
+  active: boolean;
+  secret: string;
+  previousSecret?: PreviousSecret | undefined;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -51,7 +51,7 @@ const byOrder = (a: EventEntry, b: EventEntry) => a.order - b.order;
  * (its pending deliveries, its run of failures, its deactivation) is kept per tenant, since a
  * subscription ID is unique within its tenant only.
  *
- * @param options - the clock, the ID source, and optionally `fetch`, `onDeactivate`, `onAttempt`, `timeoutMs`, `concurrency`, `timeScale`, `maxRecords`, `secretsOf`, `elapsedMs`
+ * @param options - the clock, the ID source, and optionally `fetch`, `onDeactivate`, `onAttempt`, `onEvent`, `timeoutMs`, `concurrency`, `timeScale`, `maxRecords`, `secretsOf`, `elapsedMs`
  * @returns the dispatcher
  * @throws {TypeError} for a `concurrency`, `timeScale` or `maxRecords` that is not > 0
  * @example
@@ -64,7 +64,7 @@ const byOrder = (a: EventEntry, b: EventEntry) => a.order - b.order;
  * ```
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
-  const { now, newEventId, onDeactivate, onAttempt, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS, onChange } = options;
+  const { now, newEventId, onDeactivate, onAttempt, onEvent, secretsOf, timeoutMs = WEBHOOK_ATTEMPT_TIMEOUT_MS, onChange } = options;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const concurrency = positive(options.concurrency, Infinity, "concurrency");
   const timeScale = positive(options.timeScale, 1, "timeScale");
@@ -260,6 +260,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions) {
         onChange?.({ kind: "delivery", delivery: saved(delivery) });
       }
       for (const books of touched) trim(books);
+      try {
+        onEvent?.(event);
+      } catch {
+        // The listener's failure is its own: the event stands.
+      }
       return event;
     },
 

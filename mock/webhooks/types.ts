@@ -40,6 +40,11 @@ export interface WebhookOptions {
   elapsedMs?: () => number;
   /** Called once per attempt as soon as its outcome is known, with the delivery after it. */
   onAttempt?: (attempt: DeliveryAttempt, delivery: Delivery) => void;
+  /**
+   * Called once per event as it is emitted, its deliveries already queued and due at once (the
+   * standalone server starts sending them right then). An exception it throws is ignored.
+   */
+  onEvent?: (event: WebhookEventBody) => void;
   /** Stops delivery for good when it aborts: attempts in flight are aborted and not recorded, waiting ones dropped, none starts afterwards. */
   signal?: AbortSignal;
 }

@@ -276,6 +276,8 @@ const CONTROL_ROWS: readonly ControlRow[] = [
     expect: { like: "own", status: 201 },
   },
   { operationId: "clearFaults", request: () => ({ method: "DELETE", path: "/__mock/faults" }), expect: { like: "own", status: 200 } },
+  // The index lists routes, the same for every caller: no tenant's data.
+  { operationId: "getControlIndex", request: () => ({ method: "GET", path: "/__mock" }), expect: { like: "own", status: 200 } },
 ];
 
 async function send(caller: TenantData, sent: Sent): Promise<{ status: number; text: string; body: any }> {

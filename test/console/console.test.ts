@@ -44,11 +44,17 @@ async function openTab(name: string, target: Page = page): Promise<void> {
   await target.getByRole("tab", { name: new RegExp(`^${name}`) }).click();
 }
 
+/** Opens the console: straight on the data with the development key, else through the key screen. */
 async function signIn(target: Page, key = DEFAULT_API_KEY): Promise<void> {
   await target.goto(server.url, { waitUntil: "load" });
-  await target.getByLabel("API key").fill(key);
-  await target.getByRole("button", { name: "Open the console" }).click();
-  await target.getByText("Live", { exact: true }).waitFor();
+  const live = target.getByText("Live", { exact: true });
+  const form = target.getByLabel("API key");
+  await live.or(form).first().waitFor();
+  if (await form.isVisible()) {
+    await form.fill(key);
+    await target.getByRole("button", { name: "Open the console" }).click();
+  }
+  await live.waitFor();
 }
 
 const sdk = () => createClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.url, maxRetries: 0 });
@@ -69,12 +75,36 @@ afterAll(async () => {
 });
 
 describe("the mock console in Chromium", { timeout: 60_000 }, () => {
-  it("a browser opening the server root lands on the console, which asks for the key, pre-filled with the development key", async () => {
+  // Issue 34.8: it used to open on the key screen with the development key filled in (one needless click).
+  it("a browser opening the server root lands straight on the data when the server accepts the development key: no key screen, no click", async () => {
     await page.goto(server.url);
     expect(new URL(page.url()).pathname).toBe("/__mock/console");
-    await expect.poll(() => page.getByLabel("API key").inputValue()).toBe(DEFAULT_API_KEY);
+    await page.getByText("Live", { exact: true }).waitFor();
+    expect(await page.getByLabel("API key").count()).toBe(0);
+    await expect.poll(() => page.locator("#request-log, .empty").count()).toBeGreaterThan(0);
     expect(await page.content()).not.toContain(DEFAULT_API_KEY);
     await expectAccessible(page);
+  });
+
+  it("Change key shows the key screen (pre-filled with the development key), also after a reload", async () => {
+    await page.getByRole("button", { name: "Change key" }).click();
+    await expect.poll(() => page.getByLabel("API key").inputValue()).toBe(DEFAULT_API_KEY);
+    await page.reload({ waitUntil: "load" });
+    await expect.poll(() => page.getByLabel("API key").inputValue()).toBe(DEFAULT_API_KEY);
+    await expectAccessible(page);
+  });
+
+  it("a server that does not accept the development key opens on the key screen, empty", async () => {
+    const keyed = await startMockServer({ port: 0, apiKeys: ["own_key"] });
+    const other = await browser.newPage({ viewport: DESKTOP });
+    try {
+      await other.goto(keyed.url, { waitUntil: "load" });
+      await expect.poll(() => other.getByLabel("API key").inputValue()).toBe("");
+      expect(await other.getByText("Live", { exact: true }).count()).toBe(0);
+    } finally {
+      await other.close();
+      await keyed.close();
+    }
   });
 
   it("a wrong key is refused with a message saying what to do, and is not kept", async () => {
@@ -270,13 +300,19 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     expect(await page.locator("#fault-match-value-error").textContent()).toContain("is a boolean");
   });
 
-  it("resets the mock from the page, two steps, saying the scope (a start key: the whole server); the request log empties live", async () => {
-    await openTab("Scenarios");
-    expect(await page.locator("#reset-scope").textContent()).toContain("Scope: the whole server.");
-    await page.getByRole("button", { name: "Reset the whole server…" }).click();
-    await page.getByRole("button", { name: "Yes, reset the whole server" }).click();
+  // Issue 34.8: the card reset every tenant while the console shows one.
+  it("resets your tenant from the page, two steps, and only it: the request log empties live, another tenant keeps its data", async () => {
+    const other = server.api.isolate();
+    const log = server.api.state.prospectLogs.create({ tenantId: other.tenantId, source: "other-tenant", payload: {} });
+    await sdk().getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: DEMO_IDS.page });
+    await expect(page.locator("p.note", { hasText: "for your tenant only" }).count()).resolves.toBe(1);
+    await page.getByRole("button", { name: "Reset your tenant…" }).click();
+    await page.getByRole("button", { name: "Yes, reset your tenant" }).click();
     await expect.poll(() => page.getByRole("tab", { name: /^Requests/ }).textContent()).toBe("Requests");
-    expect(server.api.requests.size).toBe(0);
+    const devTenant = server.api.state.defaultTenantId!;
+    expect(server.api.tenant(devTenant).requests()).toEqual([]);
+    expect(server.api.state.prospectLogs.get(log.prospectLogId, { tenantId: other.tenantId })).toMatchObject({ source: "other-tenant" });
+    expect(server.api.state.tenants.get(other.tenantId)).toBeDefined();
   });
 
   // Issue 32: a key made by POST /__mock/tenants may not reset the server; the console opened with it resets its own tenant, and says so.
@@ -291,10 +327,10 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
       await signIn(other, apiKey);
       await openTab("Scenarios", other);
       await other.locator("#reset-scope").waitFor();
-      expect(await other.locator("#reset-scope").textContent()).toContain(`Scope: this tenant only (${tenantId}).`);
+      expect(await other.locator("#reset-scope").textContent()).toContain("for your tenant only");
       await screenshot("console-reset-tenant", other);
-      await other.getByRole("button", { name: "Reset this tenant…" }).click();
-      await other.getByRole("button", { name: "Yes, reset this tenant" }).click();
+      await other.getByRole("button", { name: "Reset your tenant…" }).click();
+      await other.getByRole("button", { name: "Yes, reset your tenant" }).click();
       await expect.poll(() => server.api.state.prospectLogs.list({ tenantId }).length).toBe(0);
       expect(await other.getByRole("alert").count()).toBe(0);
       expect(server.api.state.prospects.findByIdentifier({ email: "start@example.com" })).toBeDefined();

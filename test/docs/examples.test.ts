@@ -19,7 +19,7 @@
  *   output or commands that other tests run.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { format, promisify } from "node:util";
@@ -102,17 +102,6 @@ describe("README.md and docs/*.md: every example runs as written", () => {
       block,
       log.mock.calls.map((args) => format(...args)),
     );
-  });
-
-  it("the README SDK quick start, saved as quick-start.ts, runs unchanged under Node with the built package", async () => {
-    const [quickStart] = blocks.filter((block) => block.file === "README.md" && block.heading === "SDK quick start");
-    const dir = mkdtempSync(join(tmpdir(), "prospectkit-newcomer-"));
-    mkdirSync(join(dir, "node_modules"));
-    symlinkSync(ROOT, join(dir, "node_modules/prospectkit")); // what the package resolves to in the repository
-    writeFileSync(join(dir, "quick-start.ts"), quickStart!.code);
-    const env = { ...process.env, PROSPECTKIT_API_KEY: API_KEY, PROSPECTKIT_BASE_URL: server.url };
-    const { stdout } = await run(process.execPath, ["quick-start.ts"], { cwd: dir, env });
-    checkPrints(quickStart!, stdout.split("\n").slice(0, -1));
   });
 
   it.each(vitestFiles.map((block) => [label(block), block] as const))(

@@ -7,6 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain-JavaScript script of the repository, without types
+import { repositoryUrl } from "../../scripts/pack.mjs";
 import { codeBlocks, markdownFiles, ROOT } from "./markdown.js";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -40,7 +42,7 @@ describe("README.md", () => {
 
   it("has the SDK quick start, both mock quick starts (api.fetch and MSW) and curl and Python for the server", () => {
     const blocksUnder = (heading: string) => codeBlocks("README.md").filter((block) => block.heading === heading);
-    expect(blocksUnder("SDK quick start").map((block) => block.language)).toEqual(["ts"]);
+    expect(blocksUnder("SDK quick start").map((block) => block.language)).toEqual(["sh", "ts"]);
     expect(blocksUnder("Mock quick start").map((block) => block.code.includes("fetch: api.fetch") || block.code.includes("setupServer"))).toEqual([
       true,
       true,
@@ -49,7 +51,30 @@ describe("README.md", () => {
   });
 });
 
+describe("the MSW quick start in the browser (issue 34.4)", () => {
+  const BROWSER_FORM = 'unhandledRequests("error", { within: api.baseUrl })';
+  it("shows setupWorker with the strategy limited to the mock's URL, and says why", () => {
+    const [, msw] = codeBlocks("README.md").filter((block) => block.heading === "Mock quick start");
+    const worker = msw!.code.split("\n").find((line) => line.includes("setupWorker("));
+    expect(worker).toContain(BROWSER_FORM);
+    expect(readme).toMatch(/In the browser, msw's service worker also sees the page's own navigation/);
+  });
+
+  it("is the form the browser recipe uses, which the browser tests run in Chromium", () => {
+    const recipe = codeBlocks("docs/testing.md").filter((block) => block.code.includes("setupWorker("));
+    expect(recipe.length).toBeGreaterThan(0);
+    for (const block of recipe) expect(block.code).toContain(BROWSER_FORM);
+  });
+});
+
 describe("links", () => {
+  it("README.md links the source repository and its issue tracker, as package.json names them", () => {
+    const repository: string = repositoryUrl(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")));
+    expect(readme).toContain(`[the source repository](${repository})`);
+    expect(readme).toContain(`(${repository}/issues)`);
+    expect(readme).not.toMatch(/source repository(?!\])/);
+  });
+
   it.each(markdownFiles())("every relative link in %s exists", (file) => {
     const text = readFileSync(join(ROOT, file), "utf8");
     const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!).filter((target) => !/^[a-z]+:/.test(target));

@@ -1,6 +1,7 @@
 /**
- * `api.changes`: what a live view hears. A listener hears its own tenant only; a reset is heard by
- * every tenant; unsubscribing stops it; a throwing listener harms nobody.
+ * `api.changes`: what a live view hears. A listener hears its own tenant only; an API request that
+ * changed the tenant's data is followed by `state`, one that wrote nothing is not; a reset is heard
+ * by every tenant; unsubscribing stops it; a throwing listener harms nobody.
  */
 import { describe, expect, it } from "vitest";
 import { createMockApi, type MockChange } from "../../mock/core.js";
@@ -21,12 +22,60 @@ const createLog = (api: ReturnType<typeof createMockApi>, key: string) =>
   });
 
 describe("api.changes", () => {
-  it("a request is heard by its own tenant only, with the logged entry", async () => {
+  it("a request is heard by its own tenant only, with the logged entry, then the change of its data", async () => {
     const api = createMockApi({ apiKeys: KEYS });
     const [a, b] = [listen(api, "tenant_a"), listen(api, "tenant_b")];
     await createLog(api, "key_a");
-    expect(a.heard).toEqual([{ kind: "request", request: api.requests.last() }]);
+    expect(a.heard).toEqual([{ kind: "request", request: api.requests.last() }, { kind: "state" }]);
     expect(b.heard).toEqual([]);
+  });
+
+  // Issue 34.11: docs/server.md promised `change` after an API write; only `request` came.
+  describe("an API request is followed by state exactly when it changed the caller's data", () => {
+    type Api = ReturnType<typeof createMockApi>;
+    const call = (api: Api, method: string, path: string, body?: unknown) =>
+      api.fetch(`${api.baseUrl}${path}`, {
+        method,
+        headers: { "x-api-key": "key_a", "content-type": "application/json" },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    const LOG = { source: "crm", payload: {}, email: "ada@example.com", idempotencyKey: "same-key" };
+    const createTheLog = (api: Api) => call(api, "POST", "/v0/prospect_logs", LOG);
+    const nothing = () => {};
+    it.each<[string, boolean, (api: Api) => unknown, (api: Api) => unknown]>([
+      ["a new prospect log", true, nothing, createTheLog],
+      ["an idempotent replay (nothing written)", false, createTheLog, createTheLog],
+      ["an invalid body (400)", false, nothing, (api) => call(api, "POST", "/v0/prospect_logs", { source: "" })],
+      ["a read (GET page)", false, nothing, (api) => call(api, "GET", "/v0/page_groups/pagegroup_a/pages/page_a")],
+      [
+        "a PATCH that changes the subscription",
+        true,
+        nothing,
+        (api) => call(api, "PATCH", "/v0/webhook_subscriptions/webhooksubscription_a", { active: false }),
+      ],
+      [
+        "a PATCH of an unknown subscription (404)",
+        false,
+        nothing,
+        (api) => call(api, "PATCH", "/v0/webhook_subscriptions/webhooksubscription_zz", { active: false }),
+      ],
+      ["a 503 fault (never processed)", false, (api) => api.faults.status(503), createTheLog],
+      [
+        "a dropped connection after processing (the write happened)",
+        true,
+        (api) => api.faults.networkError({ afterProcessing: true }),
+        (api) => createTheLog(api).catch(() => {}),
+      ],
+    ])("%s: followed by state: %s", async (_, changed, before, act) => {
+      const api = createMockApi({ apiKeys: KEYS });
+      api.state.pageGroups.create({ tenantId: "tenant_a", id: "pagegroup_a" });
+      api.state.pages.create({ tenantId: "tenant_a", id: "page_a", pageGroupId: "pagegroup_a" });
+      api.state.webhookSubscriptions.create({ tenantId: "tenant_a", id: "webhooksubscription_a", url: "https://example.com/hook" });
+      await before(api);
+      const a = listen(api, "tenant_a");
+      await act(api);
+      expect(a.heard.map((change) => change.kind)).toEqual(changed ? ["request", "state"] : ["request"]);
+    });
   });
 
   it("a request refused before authentication is heard by nobody; one refused by a fault, by its key's tenant", async () => {
@@ -67,7 +116,7 @@ describe("api.changes", () => {
     const a = listen(api, "tenant_a");
     const response = await createLog(api, "key_a");
     expect(response.status).toBe(201);
-    expect(a.heard).toHaveLength(1);
+    expect(a.heard.map((change) => change.kind)).toEqual(["request", "state"]);
   });
 
   it("a listener that subscribes again when it hears a reset is told of that reset once", () => {

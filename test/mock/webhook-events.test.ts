@@ -93,3 +93,34 @@ describe("webhook events caused by state changes", () => {
     expect(after.updatedAt).not.toBe(sub.updatedAt);
   });
 });
+
+describe("webhooks.onEvent: told of each event as it is emitted", () => {
+  it("once per event, with the event as its body carries it, its deliveries already queued and due", () => {
+    const heard: { type: string; due: number }[] = [];
+    const api = createMockApi({
+      apiKeys: ["k"],
+      webhooks: { onEvent: (event) => heard.push({ type: event.type, due: api.webhooks.list().filter((d) => d.eventId === event.id).length }) },
+    });
+    api.state.webhookSubscriptions.create({ url: "https://hooks.example.com/all" });
+    const page = api.state.pages.create();
+    api.state.pageVersions.create({ pageId: page.id });
+    api.state.forms.emit({ kind: "form.submitted", data: {} });
+    expect(heard).toEqual([
+      { type: "page.version.created", due: 1 },
+      { type: "form.submitted", due: 1 },
+    ]);
+  });
+
+  it("a listener that throws changes nothing: the write and its event stand", () => {
+    const api = createMockApi({
+      apiKeys: ["k"],
+      webhooks: {
+        onEvent: () => {
+          throw new Error("listener bug");
+        },
+      },
+    });
+    const event = api.state.forms.emit({ kind: "form.submitted", data: { n: 1 } });
+    expect(api.webhooks.events().map((known) => known.event.id)).toEqual([event.id]);
+  });
+});

@@ -2,7 +2,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain-JavaScript script of the repository, without types
+import { repositoryUrl } from "../../scripts/pack.mjs";
 import { installIntoEmptyProject, packTarball } from "./pack.js";
+
+const REPOSITORY_ROOT = join(import.meta.dirname, "../..");
 
 // The packed package, installed into an empty folder, is what users get: prove it loads both ways.
 describe("the packed tarball in an empty project", () => {
@@ -84,5 +88,32 @@ describe("the packed tarball in an empty project", () => {
     const guide = /^Docs: (\S+);/m.exec(help)?.[1];
     expect(guide).toBe(realpathSync(join(dir, "node_modules/prospectkit/docs/server.md")));
     expect(readFileSync(guide!, "utf8")).toMatch(/^# /);
+  });
+
+  // Issue 34.6: the registry's package page shows the README, and follows no relative link there.
+  it("the shipped README links only absolutely: into the repository at the release's tag, each to a file the repository has", () => {
+    const manifest = JSON.parse(readFileSync(join(dir, "node_modules/prospectkit/package.json"), "utf8"));
+    const repository: string = repositoryUrl(manifest);
+    const pages = `${repository}/blob/v${manifest.version}/`;
+    const raw = `${repository.replace("https://github.com/", "https://raw.githubusercontent.com/")}/v${manifest.version}/`;
+    const readme = readFileSync(join(dir, "node_modules/prospectkit/README.md"), "utf8").replace(/```[\s\S]*?```/g, "");
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!).filter((target) => !target.startsWith("#"));
+    expect(targets.filter((target) => !/^https:\/\//.test(target))).toEqual([]);
+    const intoRepository = targets.filter((target) => target.startsWith(pages) || target.startsWith(raw));
+    expect(intoRepository.length).toBeGreaterThanOrEqual(10);
+    expect(intoRepository.some((target) => target.startsWith(raw) && target.endsWith(".png"))).toBe(true);
+    const missing = intoRepository.filter(
+      (target) => !existsSync(join(REPOSITORY_ROOT, target.slice(target.startsWith(pages) ? pages.length : raw.length).replace(/#.*$/, ""))),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it("package.json leads back to the source: repository, home page and issue tracker, one GitHub repository", () => {
+    const manifest = JSON.parse(readFileSync(join(dir, "node_modules/prospectkit/package.json"), "utf8"));
+    const repository: string = repositoryUrl(manifest);
+    expect(repository).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+    expect(manifest.repository).toEqual({ type: "git", url: `git+${repository}.git` });
+    expect(manifest.homepage).toBe(`${repository}#readme`);
+    expect(manifest.bugs).toEqual({ url: `${repository}/issues` });
   });
 });

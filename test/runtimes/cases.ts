@@ -43,7 +43,7 @@ function script(kind: EntryKind, args: (entry: string, dir: string) => string[],
 
 const nodeHost = (version: string) => `node ${version.replace(/^v/, "")}`;
 
-const node = (runtime: "node20" | "node22" | "node24"): RuntimeCase[] => [
+const node = (runtime: "node20" | "node22" | "node24" | "node26"): RuntimeCase[] => [
   { name: `${runtime} import`, runtime, host: nodeHost, run: script("esm", (entry) => [entry]) },
   { name: `${runtime} require`, runtime, host: nodeHost, run: script("cjs", (entry) => [entry]) },
 ];
@@ -53,6 +53,7 @@ export const RUNTIME_CASES: readonly RuntimeCase[] = [
   ...node("node20"),
   ...node("node22"),
   ...node("node24"),
+  ...node("node26"),
   // --no-install: resolve from the project's node_modules only, never fetch a package.
   { name: "bun", runtime: "bun", host: (version) => `bun ${version}`, run: script("esm", (entry) => ["--no-install", "run", entry]) },
   {

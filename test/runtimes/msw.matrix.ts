@@ -1,6 +1,6 @@
 /**
  * The mock matrix: `prospectkit/mock` through MSW's `setupServer` with msw 2 on Node 20 and 22
- * and msw 3 on Node 22 and 24, each from the packed tarball plus that msw in a throw-away
+ * and msw 3 on Node 22, 24 and 26, each from the packed tarball plus that msw in a throw-away
  * project (the handlers import `msw` by name, so only a real install proves a major works).
  */
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -16,6 +16,7 @@ const COMBINATIONS = [
   { msw: 2, runtime: "node22" },
   { msw: 3, runtime: "node22" },
   { msw: 3, runtime: "node24" },
+  { msw: 3, runtime: "node26" },
 ] as const;
 
 const MSW_ENTRY: EntrySpec = {

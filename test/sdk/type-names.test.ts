@@ -1,6 +1,7 @@
 /**
  * What a developer reads: every operation's result and input shows its name (`APIPromise<ProspectLog>`,
- * `Page`, `WebhookSubscription`, `ProspectLogCreate`) in editor hovers, in the `.d.ts` that
+ * `Page`, `WebhookSubscription`, `ProspectLogCreate`), and every method of the mock's `api.state` its
+record type (`PageRecord`, `ProspectRecord`, ...), in editor hovers, in the `.d.ts` that
  * `tsc --declaration` writes for their own code, and in compile errors, never an expansion such as
  * `KnownFields<{ [x: string]: unknown; ... }>`. A user file is compiled with the TypeScript compiler
  * API against the built package (`import "prospectkit"` resolves to dist/ by self-reference, as it
@@ -48,6 +49,13 @@ export type PageResult = Awaited<ReturnType<typeof client.getPage>>;
 const api = createMockApi();
 export const /*logged*/logged = api.requests.list();
 export const /*lastLogged*/lastLogged = api.requests.last();
+export const /*pageRecord*/pageRecord = api.state.pages./*pagesCreate*/create({ customName: "Pricing" });
+export const /*subscriptionRecord*/subscriptionRecord = api.state.webhookSubscriptions./*subscriptionsCreate*/create({ url: "https://example.com/hook" });
+export const /*logRecords*/logRecords = api.state.prospectLogs./*logsList*/list();
+export const /*prospectRecord*/prospectRecord = api.state.prospects./*findByIdentifier*/findByIdentifier({ email: "ada@example.com" });
+export const /*versionRecord*/versionRecord = api.state.pageVersions.create({ pageId: pageRecord.id });
+export const /*groups*/groups = api.state.pageGroups.list();
+export const state = api.state;
 export function statusOf(error: unknown) {
   if (NotFoundError.is(error)) return error./*notFound*/status;
   if (RateLimitError.is(error)) return error.status;
@@ -70,8 +78,9 @@ export const e = client.createProspectLog(42);
 const SOURCE_OF_TRUTH_CODE = `
 import type * as z from "zod/mini";
 import { Page, ProspectLog, ProspectLogCreate, PublishedVersion, WebhookEvent, WebhookSubscription, WebhookSubscriptionUpdate } from "prospectkit";
-import type { LoggedRequest } from "prospectkit/mock/core";
+import type { LoggedRequest, PageGroupRecord, PageRecord, PageVersionRecord, ProspectLogRecord, ProspectRecord, WebhookSubscriptionRecord } from "prospectkit/mock/core";
 import type { LoggedRequestSchema } from "../../mock/pipeline/request-log.js";
+import type * as records from "../../mock/state/records.js";
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type KnownFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 type PageOutput = KnownFields<z.output<typeof Page>>;
@@ -84,7 +93,13 @@ export const checks: [
   Equal<PublishedVersion, KnownFields<z.output<typeof PublishedVersion>>>,
   Equal<Omit<Page, "publishedVersion">, Omit<PageOutput, "publishedVersion">>,
   Equal<LoggedRequest, z.output<typeof LoggedRequestSchema>>,
-] = [true, true, true, true, true, true, true, true];
+  Equal<ProspectRecord, z.output<typeof records.ProspectRecordSchema>>,
+  Equal<ProspectLogRecord, z.output<typeof records.ProspectLogRecordSchema>>,
+  Equal<PageRecord, z.output<typeof records.PageRecordSchema>>,
+  Equal<PageGroupRecord, z.output<typeof records.PageGroupRecordSchema>>,
+  Equal<PageVersionRecord, z.output<typeof records.PageVersionRecordSchema>>,
+  Equal<WebhookSubscriptionRecord, z.output<typeof records.SubscriptionRecordSchema>>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 `;
 
 function languageService(code: string) {
@@ -118,7 +133,26 @@ function languageService(code: string) {
     const info = service.getQuickInfoAtPosition(USER_FILE, at);
     return ts.displayPartsToString(info?.displayParts);
   };
-  return { diagnostics, declarations: emitted, hover };
+  /** What each method of \`api.state\` returns, as the user's editor names it: \`{ "pages.create": "PageRecord", ... }\`. */
+  const stateResults = () => {
+    const checker = program.getTypeChecker();
+    const source = program.getSourceFile(USER_FILE)!;
+    let state: ts.Type | undefined;
+    source.forEachChild(function visit(node) {
+      if (ts.isVariableDeclaration(node) && node.name.getText(source) === "state") state = checker.getTypeAtLocation(node.name);
+      node.forEachChild(visit);
+    });
+    const results: Record<string, string> = {};
+    for (const area of state!.getProperties()) {
+      const areaType = checker.getTypeOfSymbol(area);
+      for (const method of areaType.getProperties()) {
+        for (const signature of checker.getTypeOfSymbol(method).getCallSignatures())
+          results[`${area.name}.${method.name}`] = checker.typeToString(signature.getReturnType(), undefined, ts.TypeFormatFlags.NoTruncation);
+      }
+    }
+    return results;
+  };
+  return { diagnostics, declarations: emitted, hover, stateResults };
 }
 
 describe("the names users read", () => {
@@ -145,8 +179,23 @@ describe("the names users read", () => {
     ["notFound", "(property) NotFoundError.status: 404"],
     ["logged", "const logged: LoggedRequest[]"],
     ["lastLogged", "const lastLogged: LoggedRequest | undefined"],
+    ["pageRecord", "const pageRecord: PageRecord"],
+    ["pagesCreate", "(method) PagesApi.create(input?: PageInput): PageRecord"],
+    ["subscriptionRecord", "const subscriptionRecord: WebhookSubscriptionRecord"],
+    ["subscriptionsCreate", "(method) WebhookSubscriptionsApi.create(input: SubscriptionInput): WebhookSubscriptionRecord"],
+    ["logRecords", "const logRecords: ProspectLogRecord[]"],
+    ["prospectRecord", "const prospectRecord: ProspectRecord | undefined"],
+    ["findByIdentifier", "(method) ProspectsApi.findByIdentifier(query: IdentifierInput): ProspectRecord | undefined"],
+    ["versionRecord", "const versionRecord: PageVersionRecord"],
+    ["groups", "const groups: PageGroupRecord[]"],
   ])("hover over %s shows the names", (marker, text) => {
     expect(user.hover(marker)).toBe(text);
+  });
+
+  it("every method of api.state returns a named record type, never an object literal", () => {
+    const results = user.stateResults();
+    expect(Object.keys(results).length).toBeGreaterThanOrEqual(25);
+    expect(Object.entries(results).filter(([, type]) => type.includes("{"))).toEqual([]);
   });
 
   it("tsc --declaration writes the names into the user's own .d.ts", () => {
@@ -161,6 +210,8 @@ describe("the names users read", () => {
         'export declare function create(input: Parameters<typeof client.createProspectLog>[0]): import("prospectkit").APIPromise<import("prospectkit").ProspectLog>;',
         "export declare function statusOf(error: unknown): 404 | 429 | undefined;",
         'export declare const logged: import("prospectkit/mock/core").LoggedRequest[];',
+        'export declare const pageRecord: import("prospectkit/mock/core").PageRecord;',
+        'export declare const prospectRecord: import("prospectkit/mock/core").ProspectRecord | undefined;',
       ]),
     );
     expect(user.declarations).not.toMatch(/KnownFields|\[x: string\]: unknown|Omit</);

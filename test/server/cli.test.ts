@@ -180,7 +180,12 @@ describe("--data FILE", () => {
 
 describe("exit code 2 with one line for every usage error", () => {
   it.each([
-    ["an unknown flag", ["--prot", "4010"], "prospectkit-mock: Unknown option '--prot' (see --help)\n"],
+    [
+      "an unknown flag, with the closest known one",
+      ["--prot", "4010"],
+      "prospectkit-mock: Unknown option '--prot'. Did you mean --port? (see --help)\n",
+    ],
+    ["a mistyped command", ["verfy"], "prospectkit-mock: Unexpected argument 'verfy'. Did you mean verify? (see --help)\n"],
     ["a flag without its value", ["--port"], "prospectkit-mock: Option '-p, --port <value>' argument missing (see --help)\n"],
     ["a stray argument", ["serve"], "prospectkit-mock: Unexpected argument 'serve' (see --help)\n"],
     ["a port that is not a number", ["--port", "http"], 'prospectkit-mock: --port must be a whole number from 0 to 65535, not "http"\n'],

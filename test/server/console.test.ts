@@ -167,7 +167,7 @@ describe("the live feed", () => {
 
   it("tells a tenant of its own requests and control writes, never another tenant's", async () => {
     const feedA = await get(`${server.url}${EVENTS_PATH}`, { "x-api-key": KEY_A });
-    const reading = readEvents(feedA, 3);
+    const reading = readEvents(feedA, 4);
     await createLog(server.url, KEY_B, "tenant-b-source");
     await createLog(server.url, KEY_A, "tenant-a-source");
     await fetch(`${server.url}/__mock/page_groups`, {
@@ -176,16 +176,17 @@ describe("the live feed", () => {
       body: "{}",
     });
     const events = await reading;
-    expect(events.map((event) => event.event)).toEqual(["ready", "request", "change"]);
+    // The API request, the change it made, then the control API's write.
+    expect(events.map((event) => event.event)).toEqual(["ready", "request", "change", "change"]);
     expect(events[1]!.data).toMatchObject({ method: "POST", path: "/v0/prospect_logs", status: 201, requestBody: { source: "tenant-a-source" } });
     expect(typeof events[1]!.data.durationMs).toBe("number");
-    expect(events[2]!.data).toEqual({ kind: "state" });
+    expect([events[2]!.data, events[3]!.data]).toEqual([{ kind: "state" }, { kind: "state" }]);
     expect(JSON.stringify(events)).not.toContain("tenant-b-source");
   });
 
   it("follows the key's tenant across a reset: one reset change, then its requests", async () => {
     const feed = await get(`${devServer.url}${EVENTS_PATH}`, { "x-api-key": DEFAULT_API_KEY });
-    const reading = readEvents(feed, 3);
+    const reading = readEvents(feed, 4);
     await fetch(`${devServer.url}/__mock/reset`, { method: "POST", headers: { "x-api-key": DEFAULT_API_KEY } });
     await createLog(devServer.url, DEFAULT_API_KEY, "after-reset");
     const events = await reading;
@@ -193,15 +194,16 @@ describe("the live feed", () => {
       ["ready", undefined],
       ["change", "reset"],
       ["request", "after-reset"],
+      ["change", "state"], // the log it wrote
     ]);
   });
 
   it("never carries an API key, not even one a client put in a body", async () => {
     const feed = await get(`${server.url}${EVENTS_PATH}`, { "x-api-key": KEY_A });
-    const reading = readEvents(feed, 2);
+    const reading = readEvents(feed, 3);
     await createLog(server.url, KEY_A, KEY_A);
     const events = await reading;
-    expect(events).toHaveLength(2);
+    expect(events.map((event) => event.event)).toEqual(["ready", "request", "change"]);
     expect(JSON.stringify(events)).not.toContain(KEY_A);
   });
 });

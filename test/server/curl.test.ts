@@ -110,9 +110,10 @@ describe("every curl the banner prints works as printed", () => {
   });
   afterAll(() => cli.stop());
 
-  it("five commands, each answered 2xx with the documented body", async () => {
+  // Issue 34.3: the steps used to end on an empty inbox (the third deactivated the subscription).
+  it("six commands, run in the order printed and without a pause, each answered 2xx; the last shows the delivery the fourth caused, verified", async () => {
     const commands = bannerCurls(cli.stdout());
-    expect(commands).toHaveLength(5);
+    expect(commands).toHaveLength(6);
     const outputs: unknown[] = [];
     for (const command of commands) {
       const { stdout, stderr } = await run("sh", ["-c", command]);
@@ -121,15 +122,18 @@ describe("every curl the banner prints works as printed", () => {
     }
     expect(outputs[0]).toMatchObject({ createdProspect: true, source: "crm", type: "webhook" });
     expect(outputs[1]).toMatchObject({ pageId: "page_demo", effectiveName: "Pricing", publishedVersion: { versionNumber: 1 } });
-    expect(outputs[2]).toMatchObject({ id: "webhooksubscription_demo", active: false });
-    expect(outputs[3]).toMatchObject({ data: [{ source: "crm", payload: { event: "signed_up", plan: "team" } }] });
-    expect(outputs[4], "the demo inbox: empty until a version is published").toEqual({ data: [] });
+    expect(outputs[2]).toMatchObject({ id: "webhooksubscription_demo", active: true, events: ["page.version.published", "page.version.processed"] });
+    expect(outputs[3]).toMatchObject({ id: "pageversion_demo_1", status: "published" });
+    expect(outputs[4]).toMatchObject({ data: [{ source: "crm", payload: { event: "signed_up", plan: "team" } }] });
+    expect(outputs[5], "the demo inbox: the delivery the publish caused, verified").toMatchObject({
+      data: [{ event: { type: "page.version.published", data: { versionId: "pageversion_demo_1" } }, verification: { verified: true } }],
+    });
     await cli.waitFor("GET /__mock/inbox/demo 200");
     const statuses = cli
       .stdout()
       .match(/ (POST|GET|PATCH) \S+ \d{3} /g)!
       .map((line) => line.trim().split(" ")[2]);
-    expect(statuses).toEqual(["201", "200", "200", "200", "200"]);
+    expect(statuses).toEqual(["201", "200", "200", "200", "200", "200", "200"]);
     expect(cli.stdout()).toContain(`x-api-key: ${DEFAULT_API_KEY}`);
   });
 });

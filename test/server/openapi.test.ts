@@ -72,7 +72,7 @@ describe("the document", () => {
     expect(Object.keys(document.paths).every((path) => path.startsWith("/v0/"))).toBe(true);
     expect(control.openapi).toBe("3.1.0");
     expect(control.paths["/__mock/reset"].post.tags).toEqual(["Control API"]);
-    expect(Object.keys(control.paths).every((path) => path.startsWith("/__mock/"))).toBe(true);
+    expect(Object.keys(control.paths).every((path) => path === "/__mock" || path.startsWith("/__mock/"))).toBe(true);
     expect(document.paths["/v0/prospect_logs"].post.responses["422"]).toEqual({ $ref: "#/components/responses/IdempotencyKeyReused" });
   });
 
@@ -178,6 +178,7 @@ const CASES: readonly Case[] = [
   ["POST", "/__mock/reset?scope=tenant", "/__mock/reset"],
   ["POST", "/__mock/reset?scope=everything", "/__mock/reset"],
   ["POST", "/__mock/reset", "/__mock/reset"],
+  ["GET", "/__mock", "/__mock", undefined, null],
 ];
 
 /** Makes one call of CASES. */

@@ -92,6 +92,71 @@ describe("banner", () => {
   });
 });
 
+describe("banner: steps that work in the order printed (issue 34.3)", () => {
+  const input = (publishedVersionId: string | null, deliver: boolean) =>
+    banner({
+      version: "1.0.0",
+      url: "http://127.0.0.1:1",
+      apiKey: "k",
+      otherKeys: 0,
+      developmentKey: false,
+      page: { pageGroupId: "g", pageId: "p", publishedVersionId },
+      subscriptionId: "s",
+      quiet: false,
+      webhooks: { deliver, timeScale: 1, inboxUrl: "http://127.0.0.1:1/__mock/inbox/demo" },
+    });
+  /** Each step: its description and the method and path of its curl. */
+  const steps = (text: string) =>
+    text
+      .split("\n")
+      .filter((line) => line.startsWith("  curl "))
+      .map((line) => `${/ -X (\w+) /.exec(line)?.[1] ?? "GET"} ${new URL(/ (http\S+) /.exec(line)![1]!).pathname}`);
+  it.each([
+    [
+      "delivering to the inbox, with a published version: the update keeps the subscription active, a publish then the inbox",
+      input("pv 1", true),
+      [
+        "POST /v0/prospect_logs",
+        "GET /v0/page_groups/g/pages/p",
+        "PATCH /v0/webhook_subscriptions/s",
+        "POST /__mock/page_versions/pv%201/publish",
+        "GET /__mock/prospect_logs",
+        "GET /__mock/inbox/demo",
+      ],
+      /verified \(the publish above added one\):/,
+    ],
+    [
+      "no published version: the inbox line says how to add one",
+      input(null, true),
+      [
+        "POST /v0/prospect_logs",
+        "GET /v0/page_groups/g/pages/p",
+        "PATCH /v0/webhook_subscriptions/s",
+        "GET /__mock/prospect_logs",
+        "GET /__mock/inbox/demo",
+      ],
+      /verified \(publish a page version to add one\):/,
+    ],
+    [
+      "--no-webhooks: no publish step, the inbox line says none is sent",
+      input("pv", false),
+      [
+        "POST /v0/prospect_logs",
+        "GET /v0/page_groups/g/pages/p",
+        "PATCH /v0/webhook_subscriptions/s",
+        "GET /__mock/prospect_logs",
+        "GET /__mock/inbox/demo",
+      ],
+      /verified \(none: --no-webhooks sends none\):/,
+    ],
+  ])("%s", (_, text, expected, inboxLine) => {
+    expect(steps(text)).toEqual(expected);
+    expect(text).toMatch(inboxLine);
+    expect(text).toContain(`-d '{"events":["page.version.published","page.version.processed"]}'`);
+    expect(text).not.toContain('"active":false}\'');
+  });
+});
+
 describe("banner: a key read from the environment", () => {
   it("is named, never printed: the commands send the variable", () => {
     const text = banner({

@@ -5,20 +5,13 @@
  * test runner's teardown or Python's `Popen.terminate()` does) leaves no server behind.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { delimiter } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { installIntoEmptyProject, packTarball } from "../package/pack.js";
+import { machineEnv } from "../support/machine-node.js";
 import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
 
 const run = promisify(execFile);
-
-/** PATH without the project's node_modules/.bin, so `npx` and `node` are the machine's own. */
-const machinePath = (process.env["PATH"] ?? "")
-  .split(delimiter)
-  .filter((dir) => !dir.includes("node_modules"))
-  .join(delimiter);
-const machineEnv = { ...process.env, PATH: machinePath };
 
 describe("npx prospectkit-mock from the packed tarball, on the machine's Node", () => {
   let dir: string;
@@ -39,7 +32,7 @@ describe("npx prospectkit-mock from the packed tarball, on the machine's Node", 
   it("prints its banner, and every printed curl works as printed", async () => {
     expect(cli.stdout()).toMatch(/^prospectkit-mock \S+ listening on http:\/\/127\.0\.0\.1:\d+\n/);
     const commands = bannerCurls(cli.stdout());
-    expect(commands).toHaveLength(5);
+    expect(commands).toHaveLength(6);
     for (const command of commands) {
       const { stdout } = await run("sh", ["-c", `${command} -w '\\n%{http_code}'`]);
       const status = Number(stdout.slice(stdout.lastIndexOf("\n") + 1));

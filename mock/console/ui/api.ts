@@ -7,6 +7,15 @@
 import type { Listing } from "./types.js";
 
 const STORAGE_KEY = "prospectkit-console:api-key";
+/** Set when the user asked for another key than the development key: the console then asks again on reload. */
+const OTHER_KEY_WANTED = "prospectkit-console:other-key";
+
+declare const __DEVELOPMENT_KEY__: string;
+
+/** The development key, when the server accepts it now (the page says so; it never carries the key). */
+export function offeredDevelopmentKey(): string | null {
+  return document.body.dataset["developmentKey"] === "true" ? __DEVELOPMENT_KEY__ : null;
+}
 
 /** What every answer carries, whatever its status. */
 interface AnswerFacts {
@@ -32,6 +41,31 @@ export function storedKey(): string | null {
     return sessionStorage.getItem(STORAGE_KEY);
   } catch {
     return null;
+  }
+}
+
+/**
+ * The key to open the console with, without asking: the one kept for this tab, else the
+ * development key while the server accepts it (unless the user asked for another one in this tab).
+ */
+export function startingKey(): string | null {
+  const kept = storedKey();
+  if (kept !== null) return kept;
+  try {
+    if (sessionStorage.getItem(OTHER_KEY_WANTED) !== null) return null;
+  } catch {
+    // Storage refused: nothing was asked for in this tab.
+  }
+  return offeredDevelopmentKey();
+}
+
+/** Remembers for this tab that the user wants to give another key (the console asks on reload too). */
+export function wantOtherKey(wanted: boolean): void {
+  try {
+    if (wanted) sessionStorage.setItem(OTHER_KEY_WANTED, "1");
+    else sessionStorage.removeItem(OTHER_KEY_WANTED);
+  } catch {
+    // Storage refused: the choice lasts as long as the page.
   }
 }
 

@@ -5,7 +5,7 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { LoggedRequest } from "../../pipeline/request-log.js";
-import { call, keepKey, listOf, storedKey, whenUnauthorized } from "./api.js";
+import { call, keepKey, listOf, startingKey, storedKey, wantOtherKey, whenUnauthorized } from "./api.js";
 import { follow, type LiveEvent } from "./live.js";
 import { Notice } from "./parts.js";
 import type { Listing, PendingFault, TenantState } from "./types.js";
@@ -153,9 +153,16 @@ function isReset(data: unknown): boolean {
   return typeof data === "object" && data !== null && "kind" in data && data.kind === "reset";
 }
 
-/** The whole page: the key screen until a key is accepted, then the console. */
+/**
+ * The whole page: the console straight away with the key kept for this tab, or the development
+ * key while the server accepts it; otherwise the key screen until a key is accepted.
+ */
 export function App() {
-  const [key, setKey] = useState<string | null>(storedKey());
+  const [key, setKey] = useState<string | null>(() => {
+    const starting = startingKey();
+    if (starting !== null) keepKey(starting);
+    return starting;
+  });
   const [message, setMessage] = useState<string | null>(null);
   const changeKey = (next: string | null, why: string | null = null) => {
     keepKey(next);
@@ -163,6 +170,9 @@ export function App() {
     setKey(next);
   };
   whenUnauthorized((why) => changeKey(null, why));
-  if (key === null) return html`<${KeyForm} message=${message} onKey=${(accepted: string) => changeKey(accepted)} />`;
-  return html`<${Console} onSignOut=${(why: string | null) => changeKey(null, why)} />`;
+  const accept = (accepted: string) => (wantOtherKey(false), changeKey(accepted));
+  // "Change key": the key screen, also after a reload, until a key is accepted.
+  const signOut = (why: string | null) => (why === null && wantOtherKey(true), changeKey(null, why));
+  if (key === null) return html`<${KeyForm} message=${message} onKey=${accept} />`;
+  return html`<${Console} onSignOut=${signOut} />`;
 }

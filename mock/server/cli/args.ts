@@ -1,15 +1,19 @@
 /**
  * The command line of `prospectkit-mock`, read with `node:util`'s `parseArgs` (no dependency).
- * Every mistake becomes a {@link UsageError}: one line, exit code 2.
+ * Every mistake becomes a {@link UsageError}: one line, exit code 2; a mistyped option or command
+ * names the closest ones (`Did you mean --port?`).
  * @module
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseArgs } from "node:util";
 import { DEFAULT_API_KEY } from "../../core.js";
 import { DEFAULT_MAX_TENANTS } from "../../options.js";
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../webhooks/index.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
+import { readArgs } from "./read-args.js";
+import { UsageError } from "./usage-error.js";
+
+export { UsageError };
 
 /**
  * The environment variables the server reads for an option the command line leaves out. A key
@@ -18,15 +22,6 @@ import { DEFAULT_HOST, DEFAULT_PORT } from "../start.js";
  * your own never drop it.
  */
 export const SERVER_VARIABLES = { apiKey: "PROSPECTKIT_API_KEY", host: "PROSPECTKIT_MOCK_HOST" } as const;
-
-/** A mistake on the command line or in its inputs: printed as one line, exit code 2. */
-export class UsageError extends Error {
-  /** @param message - one line saying what is wrong and, where useful, what to do */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
 
 const OPTIONS = {
   port: { type: "string", short: "p" },
@@ -156,16 +151,6 @@ function seed(text: string | undefined): number | string | undefined {
   return text !== undefined && /^-?\d{1,15}$/.test(text) ? Number(text) : text;
 }
 
-/** parseArgs' values; its error as a usage error, cut to its first sentence (the rest is about positional arguments). */
-function readArgs(argv: readonly string[]) {
-  try {
-    return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!.replace(/\.(?: .*)?$/, "");
-    throw new UsageError(`${message} (see --help)`);
-  }
-}
-
 /** What the command line asks for (see {@link HELP}). */
 export type CliOptions = ReturnType<typeof parseCli>;
 
@@ -176,7 +161,7 @@ export type CliOptions = ReturnType<typeof parseCli>;
  * @throws {UsageError} for an unknown flag, a missing or malformed value, or a stray argument
  */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const values = readArgs(argv);
+  const values = readArgs(argv, { options: OPTIONS, help: "--help", commands: ["verify"] });
   const keyFromEnv = values["api-key"] === undefined ? env[SERVER_VARIABLES.apiKey] || undefined : undefined;
   const keys = values["api-key"] ?? (keyFromEnv === undefined ? [] : [keyFromEnv]);
   if (values.host === "") throw new UsageError("--host must not be empty");

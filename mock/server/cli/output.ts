@@ -8,6 +8,7 @@
 import { createProspectLogRoute, fillPath, getPageRoute, updateWebhookSubscriptionRoute } from "../../../src/operations.js";
 import { CONSOLE_PATH } from "../../console/handler.js";
 import { CONTROL_PATH_PREFIX } from "../../control/route.js";
+import { CONTROL_ROUTES } from "../../control/routes.js";
 import { OPENAPI_PATH } from "../../openapi/routes.js";
 import type { AnsweredRequest } from "../../pipeline/handler.js";
 import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
@@ -22,8 +23,8 @@ export interface BannerInput {
   readonly developmentKey: boolean;
   /** The environment variable the key was read from: the banner names it and its commands use it, and never print the key. */
   readonly keyVariable?: string | undefined;
-  /** The first page and webhook subscription, if any. */
-  readonly page: { readonly pageGroupId: string; readonly pageId: string } | undefined;
+  /** The first page (and its published version, if any) and webhook subscription, if any. */
+  readonly page: { readonly pageGroupId: string; readonly pageId: string; readonly publishedVersionId?: string | null } | undefined;
   readonly subscriptionId: string | undefined;
   readonly quiet: boolean;
   /** What `--allowed-host` and `--cors-origin` added (none: loopback only). */
@@ -52,6 +53,12 @@ function exposureLines(hosts: readonly string[], origins: readonly string[]): st
   return lines;
 }
 
+/** The body of the printed update command: a change that keeps the subscription delivering, so the steps after it still work. */
+export const SAMPLE_SUBSCRIPTION_UPDATE = { events: ["page.version.published", "page.version.processed"] };
+
+/** The control route that publishes a page version, whose path the banner fills in. */
+const PUBLISH_ROUTE = CONTROL_ROUTES.find((route) => route.operationId === "publishPageVersion")!;
+
 /** The body of the printed create command. */
 export const SAMPLE_PROSPECT_LOG = { source: "crm", payload: { event: "signed_up", plan: "team" }, email: "ada@example.com", name: "Ada Lovelace" };
 
@@ -73,6 +80,14 @@ function curl(method: string, url: string, header: string, body?: unknown): stri
   return `  ${words.join(" ")}`;
 }
 
+/** Publishing the page's version again: one `page.version.published` event, which the server delivers at once. */
+function publishStep(url: string, header: string, versionId: string): string[] {
+  return [
+    "Publish the page's version again (control API): a page.version.published webhook to the subscription:",
+    curl(PUBLISH_ROUTE.method, url + PUBLISH_ROUTE.path.replace("{versionId}", encodeURIComponent(versionId)), header),
+  ];
+}
+
 /**
  * The start banner.
  * @param input - the server's URL, key and demo IDs
@@ -87,10 +102,14 @@ export function banner(input: BannerInput): string {
       ? ` (and ${input.otherKeys} more)`
       : "";
   // A known ID is filled in URL-encoded; an unknown one is a <placeholder> named as in the spec.
-  const ids: Readonly<Record<string, string | undefined>> = { ...page, subscriptionId };
+  const ids: Readonly<Record<string, string | undefined>> = { pageGroupId: page?.pageGroupId, pageId: page?.pageId, subscriptionId };
   const example = (route: Parameters<typeof fillPath>[0]) =>
     fillPath(route, (param) => (ids[param.key] === undefined ? `<${param.name}>` : encodeURIComponent(ids[param.key]!)));
   const pagePath = example(getPageRoute);
+  // With a subscription delivering to the server's own inbox, the steps end on a delivery in it:
+  // publishing the page's version again sends one, the inbox then shows it.
+  const inboxUrl = input.webhooks?.inboxUrl;
+  const publishes = inboxUrl !== undefined && input.webhooks?.deliver === true && typeof page?.publishedVersionId === "string";
   const subscriptionPath = example(updateWebhookSubscriptionRoute);
   return [
     `prospectkit-mock ${input.version} listening on ${url}`,
@@ -99,7 +118,7 @@ export function banner(input: BannerInput): string {
     `  Page          ${page ? `${page.pageGroupId} / ${page.pageId}` : "none yet (load some with --data, or POST /__mock/pages)"}`,
     `  Subscription  ${subscriptionId ?? "none yet (load one with --data, or POST /__mock/webhook_subscriptions)"}`,
     `  OpenAPI       ${url}${OPENAPI_PATH}`,
-    `  Control API   ${url}${CONTROL_PATH_PREFIX} (same x-api-key)`,
+    `  Control API   ${url}${CONTROL_PATH_PREFIX} (its index; the routes take the same x-api-key)`,
     `  Console       ${url}${CONSOLE_PATH} (open it in a browser)`,
     ...(input.webhooks ? [`  Webhooks      ${webhookLine(input.webhooks)}`] : []),
     ...exposureLines(input.allowedHosts ?? [], input.corsOrigins ?? []),
@@ -115,16 +134,23 @@ export function banner(input: BannerInput): string {
     curl(createProspectLogRoute.method, url + createProspectLogRoute.path, header, SAMPLE_PROSPECT_LOG),
     "Get a page with its published version:",
     curl(getPageRoute.method, url + pagePath, header),
-    "Update a webhook subscription:",
-    curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, header, { active: false }),
+    'Update a webhook subscription (here its events; {"active":false} would stop its deliveries):',
+    curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, header, SAMPLE_SUBSCRIPTION_UPDATE),
+    ...(publishes ? publishStep(url, header, page!.publishedVersionId!) : []),
     "List the stored prospect log entries (control API):",
     curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, header),
-    ...(input.webhooks?.inboxUrl
-      ? [
-          "See the webhooks the subscription delivered to the built-in inbox, verified (publish a version to add one):",
-          curl("GET", input.webhooks.inboxUrl, header),
-        ]
-      : []),
+    ...(inboxUrl === undefined
+      ? []
+      : [
+          `See the webhooks delivered to the built-in inbox, verified (${
+            publishes
+              ? "the publish above added one"
+              : input.webhooks?.deliver
+                ? "publish a page version to add one"
+                : "none: --no-webhooks sends none"
+          }):`,
+          curl("GET", inboxUrl, header),
+        ]),
     "",
     input.quiet
       ? "Quiet: requests and webhook attempts are not printed. Ctrl+C stops."

@@ -9,9 +9,9 @@
  * @module
  */
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { CONTRACT_RULES, DEFAULT_MAX_REQUESTS, DEFAULT_RATE, formatReport, reportJson, reportJunit, runVerify } from "../../verify/index.js";
 import { UsageError } from "./args.js";
+import { readArgs } from "./read-args.js";
 
 /** The environment variables read when the key options are not given (keeps keys out of `ps` and CI logs). */
 export const KEY_VARIABLES = { apiKey: "PROSPECTKIT_API_KEY", otherTenantKey: "PROSPECTKIT_OTHER_TENANT_KEY" } as const;
@@ -73,12 +73,7 @@ function numberOption(flag: string, text: string | undefined, fallback: number, 
  * @throws {UsageError} for a missing or malformed option
  */
 export function parseVerifyArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
-  try {
-    values = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split("\n", 1)[0]!.replace(/\.(?: .*)?$/, "")} (see verify --help)`);
-  }
+  const values = readArgs(argv, { options: OPTIONS, help: "verify --help" });
   if (values.help) return { help: true as const };
   const baseUrl = values["base-url"];
   if (baseUrl === undefined) throw new UsageError("verify needs --base-url URL (see verify --help)");

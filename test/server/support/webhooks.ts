@@ -3,7 +3,7 @@
  * every request and answers as the test says, a control API caller, and a poll.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 
 /** A request the receiver got: headers and the exact body. */
 export interface ReceivedWebhook {
@@ -50,20 +50,25 @@ export async function startReceiver(answer: Answer = (_, response) => response.w
     });
   });
   // A connection counts from its accept until the receiver sees the sender let go of it (end of
-  // stream or reset, whichever comes first). The count is taken once the loop has handled every
-  // event that arrived with the accept: a sender that closed its last connection before opening
-  // this one delivered that close first, and it is counted first. (A connection opened and closed
-  // within one turn of the loop is never seen open.)
+  // stream or reset, whichever comes first), or closes it itself (after answering a request that
+  // said `connection: close`). The count is taken once the loop has handled every event that
+  // arrived with the accept: a sender that closed its last connection before opening this one
+  // delivered that close first, and it is counted first. A connection this receiver has already
+  // destroyed is gone even while its close event waits for the loop's close phase, which comes
+  // after the count. (A connection opened and closed within one turn of the loop is never seen open.)
+  const counted = new Map<Socket, () => void>();
   server.on("connection", (socket) => {
     let state: "new" | "counted" | "gone" = "new";
     const gone = () => {
-      if (state === "counted") connections.now -= 1;
+      if (state === "counted") (connections.now -= 1), counted.delete(socket);
       state = "gone";
     };
     socket.once("end", gone).once("error", gone).once("close", gone);
     setImmediate(() => {
       if (state !== "new") return;
+      for (const [other, letGo] of counted) if (other.destroyed) letGo();
       state = "counted";
+      counted.set(socket, gone);
       connections.now += 1;
       connections.max = Math.max(connections.max, connections.now);
     });

@@ -1,12 +1,10 @@
 /** Asks for the API key; checks it with the server before keeping it for this tab. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { call, unauthorizedMessage } from "../api.js";
-
-declare const __DEVELOPMENT_KEY__: string;
+import { call, offeredDevelopmentKey, unauthorizedMessage } from "../api.js";
 
 export function KeyForm({ message, onKey }: { message: string | null; onKey(key: string): void }) {
-  const prefill = document.body.dataset["developmentKey"] === "true" ? __DEVELOPMENT_KEY__ : "";
+  const prefill = offeredDevelopmentKey() ?? "";
   const [key, setKey] = useState(prefill);
   const [error, setError] = useState<string | null>(message);
   const [busy, setBusy] = useState(false);

@@ -1,7 +1,6 @@
-/** Scenarios: arm faults for the next API calls of your tenant (status, latency, dropped connection, malformed body), optionally aimed at one request; clear them; reset the mock. */
+/** Scenarios: arm faults for the next API calls of your tenant (status, latency, dropped connection, malformed body), optionally aimed at one request; clear them; reset your tenant. */
 import { html } from "htm/preact";
-import { useEffect, useState } from "preact/hooks";
-import { call } from "../api.js";
+import { useState } from "preact/hooks";
 import { ActionButton, Field, Notice, useAction, useForm } from "../parts.js";
 import type { PendingFault } from "../types.js";
 
@@ -106,42 +105,10 @@ function FaultForm() {
   </form>`;
 }
 
-/** What the reset of the key the console was opened with acts on: the whole server (a start key), or its own tenant (a key POST /__mock/tenants made). */
-interface ResetScope {
-  readonly scope: "server" | "tenant";
-  readonly tenantId: string;
-}
-
-/** The reset card: it acts on what the console's key may reset, and says which scope that is. */
-function ResetCard() {
+/** The Scenarios view: the fault form, your tenant's armed faults, and your tenant's reset. */
+export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
   const reset = useAction();
   const [confirming, setConfirming] = useState(false);
-  const [target, setTarget] = useState<ResetScope | null>(null);
-  useEffect(() => {
-    void call<{ tenantId: string; isolated: boolean }>("GET", "/__mock/tenant").then((answer) => {
-      if (answer.ok) setTarget({ scope: answer.body.isolated ? "tenant" : "server", tenantId: answer.body.tenantId });
-    });
-  }, []);
-  if (target === null) return html`<h3 class="sub">Reset</h3><p class="note">Reading what your key may reset…</p>`;
-  const server = target.scope === "server";
-  const label = server ? "Reset the whole server" : "Reset this tenant";
-  return html`<h3 class="sub">Reset</h3>
-    <p class="note" id="reset-scope"><strong>Scope: ${server ? "the whole server" : `this tenant only (${target.tenantId})`}.</strong>${" "}${
-      server
-        ? "Every tenant back to the start state: demo and --data fixtures loaded again, tenants made for tests removed, the request log, faults and deliveries cleared."
-        : "Your key was made by POST /__mock/tenants: it resets its own tenant (empty again, its requests, faults, deliveries and inbox forgotten), never the other tenants."
-    }</p>
-    ${
-      confirming
-        ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", `/__mock/reset?scope=${target.scope}`))}>Yes, ${label.toLowerCase()}</button>
-          <button type="button" onClick=${() => setConfirming(false)}>Cancel</button></span>`
-        : html`<button type="button" onClick=${() => setConfirming(true)}>${label}…</button>`
-    }
-    <${Notice} kind="error" text=${reset.state.error} />`;
-}
-
-/** The Scenarios view: the fault form, your tenant's armed faults, and the reset. */
-export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
   return html`<section aria-labelledby="scenarios-title">
     <h2 id="scenarios-title">Scenarios</h2>
     <div class="grid-2">
@@ -157,7 +124,15 @@ export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
             : html`<ol class="faults" id="armed-faults">${faults.map((entry) => html`<li>${describeFault(entry)}</li>`)}</ol>`
         }
         <${ActionButton} method="DELETE" path="/__mock/faults" label="Clear all faults" disabled=${faults.length === 0} />
-        <${ResetCard} />
+        <h3 class="sub">Reset your tenant</h3>
+        <p class="note" id="reset-scope">Back to the start state for your tenant only, the one this console shows: its demo and --data fixtures loaded again, its requests, faults, events and deliveries forgotten, its keys kept. Other tenants are untouched.</p>
+        ${
+          confirming
+            ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", "/__mock/reset"))}>Yes, reset your tenant</button>
+              <button type="button" onClick=${() => setConfirming(false)}>Cancel</button></span>`
+            : html`<button type="button" onClick=${() => setConfirming(true)}>Reset your tenant…</button>`
+        }
+        <${Notice} kind="error" text=${reset.state.error} />
       </div>
     </div>
   </section>`;
