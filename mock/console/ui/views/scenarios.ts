@@ -125,7 +125,7 @@ export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
         }
         <${ActionButton} method="DELETE" path="/__mock/faults" label="Clear all faults" disabled=${faults.length === 0} />
         <h3 class="sub">Reset your tenant</h3>
-        <p class="note" id="reset-scope">Back to the start state for your tenant only, the one this console shows: its demo and --data fixtures loaded again, its requests, faults, events and deliveries forgotten, its keys kept. Other tenants are untouched.</p>
+        <p class="note" id="reset-scope">Back to the start state for your tenant only, the one this console shows: its demo and --data fixtures loaded again (a tenant made by POST /__mock/tenants is empty again), its requests, faults, events, deliveries and inbox messages forgotten, its keys kept. Other tenants are untouched.</p>
         ${
           confirming
             ? html`<span class="actions"><button type="button" class="danger" onClick=${() => (setConfirming(false), reset.run("POST", "/__mock/reset"))}>Yes, reset your tenant</button>
