@@ -21,16 +21,16 @@ import { type MockApiOptions, resolveOptions } from "./options.js";
 import { type AuthResult, authenticate } from "./pipeline/auth.js";
 import { createChangeFeed, createWriteTracker } from "./pipeline/changes.js";
 import { createFaults } from "./pipeline/faults.js";
-import { createHandler, type HandlerOptions, type MockHandler } from "./pipeline/handler.js";
+import { createHandler, type Durability, type HandlerOptions, type MockHandler } from "./pipeline/handler.js";
 import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
 import { createRequestLog, type LoggedRequest } from "./pipeline/request-log.js";
 import type { Route } from "./pipeline/route.js";
-import { createMockState, type MockState } from "./state/index.js";
+import { createMockState } from "./state/index.js";
 import type { Journal } from "./state/journal.js";
 import { loadStore, type SavedState, saveStore } from "./state/saved-state.js";
 import { restoreStore } from "./state/snapshot.js";
-import { createStore, type EventSink, STREAMS, type Store, timestamp } from "./state/store.js";
-import type { TenantData } from "./state/tenant-data.js";
+import { createStartState, quietSink } from "./state/start-state.js";
+import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant, newApiKey, removeTenant, replaceTenantData } from "./state/tenants.js";
 import { createWebhookDispatcher } from "./webhooks/index.js";
 
@@ -57,21 +57,26 @@ export interface MockCore {
   restoreState(snapshot: string): void;
   /** The whole state, API keys and webhook deliveries included, as live records: serialize it before the next write. */
   saveState(): SavedState;
-  /** Replaces the whole state (keys and webhook deliveries included) with a validated saved one; the journal hears nothing of it. */
+  /**
+   * Replaces the whole state (keys and webhook deliveries included) with a validated saved one;
+   * the journal hears nothing of it. The state it replaces is let go whole: a request still
+   * holding a part of it changes nothing that is kept (see {@link MockCore.setJournal}).
+   */
   loadState(state: SavedState): void;
-  /** Sets where every change of the state is reported from now on, across resets (`null`: nowhere). */
-  setJournal(journal: Journal | null): void;
+  /**
+   * Sets where every change of the state is reported from now on, across resets (`null`: nowhere).
+   * @param onDiscarded - told of each change made to a state that was replaced meanwhile (a
+   *   request in flight across a reset or a load): it is kept nowhere
+   */
+  setJournal(journal: Journal | null, onDiscarded?: () => void): void;
+  /** Makes `api.fetch` and `api.handle` keep their writes as the server does (its state file), or not (`null`). */
+  setDurability(durability: Durability | null): void;
 }
 
 const cores = new WeakMap<MockApi, MockCore>();
 
 /** The key of a disposal (`using`): the language's own symbol, or the one TypeScript's helpers use where the runtime has none. */
 const DISPOSE: typeof Symbol.dispose = Symbol.dispose ?? (Symbol.for("Symbol.dispose") as typeof Symbol.dispose);
-
-/** The events of a start state built apart (a tenant's reset): made, never delivered. */
-const quietSink =
-  (store: () => Store): EventSink =>
-  (type, data) => ({ id: store().newEventId(), type, createdAt: timestamp(store()), data });
 
 /**
  * The core of a mock made by {@link createMockApi}.
@@ -117,6 +122,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   let store: Store;
   /** Where every change goes (a state file's journal); none in process. */
   let journal: Journal | null = null;
+  /** Told of a change made to a store that was replaced meanwhile. */
+  let discarded: (() => void) | undefined;
+  /** How many stores were made: only the last one's changes and events count. */
+  let generation = 0;
 
   const dispatcher = createWebhookDispatcher({
     now: () => new Date(store.nowMs()),
@@ -141,43 +150,41 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     },
   });
 
-  function initialise(): void {
-    requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
-    writes.clear();
-    store = createStore({
+  /**
+   * A new, empty store, the current one from now on. The one it replaces (a reset, a loaded state)
+   * is let go whole: a request still holding a part of it changes nothing that is kept: its
+   * changes reach no journal (nor the write tracker) and its events no subscriber.
+   */
+  function newStore(): Store {
+    const mine = ++generation;
+    const made: Store = createStore({
       clock: resolved.clock,
       seed: resolved.seed,
-      journal: (change) => (writes.hear(change), journal?.(change)),
+      journal: (change) => (mine === generation ? (writes.hear(change), journal?.(change)) : discarded?.()),
       sink: (kind, data, targets, tenantId) => {
+        if (mine !== generation) return quietSink(() => made)(kind, data, targets, tenantId);
         const event = dispatcher.emit(kind, data, targets, tenantId);
         changes.announce(tenantId, { kind: "event", type: kind });
         return event;
       },
     });
-    startTenantIds = seedStart(store, state);
-    startTenants = new Set(store.tenants.keys());
-  }
-  /** The IDs the configured tenants got at the start (generated ones too), so a start state built again gives them the same. */
-  let startTenantIds: readonly string[];
-  /** The tenants of the start state: only their reset needs the start state built again. */
-  let startTenants: ReadonlySet<string>;
-  initialise();
-
-  /**
-   * The configured tenants and keys, then the fixtures: what a store holds at the start.
-   * @param ids - the IDs the configured tenants got the first time (a generated ID holds the time it was made)
-   * @returns the configured tenants' IDs, in order
-   */
-  function seedStart(into: Store, over: MockState, ids: readonly string[] = []): string[] {
-    const byTenant = new Map<string | undefined, string[]>();
-    for (const { key, tenantId } of resolved.keys) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), key]);
-    const made = [...byTenant].map(([configured, apiKeys], index) => {
-      const id = configured ?? ids[index];
-      return createTenant(into, id === undefined ? { apiKeys } : { id, apiKeys }).id;
-    });
-    resolved.fixtures?.(over);
     return made;
   }
+
+  /** How many times the whole mock was reset (`api.reset()`). */
+  let resets = 0;
+
+  /** The configured tenants and keys, then the fixtures: what a store holds at the start, and a tenant's reset gives back. */
+  const startState = createStartState(resolved);
+
+  function initialise(): void {
+    resets += 1;
+    requestIds = createIdFactory(createRandom(resolved.seed, STREAMS.requests));
+    writes.clear();
+    store = newStore();
+    startState.seedInto(store, state);
+  }
+  initialise();
 
   /** What the mock keeps of a tenant beside its data: its faults, logged requests, events, deliveries and inbox messages. */
   function forgetAround(tenantId: string): void {
@@ -190,10 +197,11 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   /**
    * One tenant back to its start: its data as a start state built apart gives it (empty for a
    * tenant made later), its faults, logged requests, events, deliveries and inbox messages
-   * forgotten; its keys kept.
+   * forgotten; its keys kept. The same whatever the start: a state loaded from a file gets its
+   * fixtures back as the first start did.
    */
   function resetTenant(tenantId: string): void {
-    replaceTenantData(store, tenantId, startTenants.has(tenantId) ? startDataOf(tenantId) : undefined);
+    replaceTenantData(store, tenantId, startState.dataOf(store, tenantId));
     forgetAround(tenantId);
     changes.announce(tenantId, { kind: "reset" });
   }
@@ -206,23 +214,16 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     changes.announce(tenantId, { kind: "reset" });
   }
 
-  /** A tenant's data in the start state, built apart (its events made, never delivered). */
-  function startDataOf(tenantId: string): TenantData | undefined {
-    const start = createStore({ clock: resolved.clock, seed: resolved.seed, sink: quietSink(() => start) });
-    seedStart(
-      start,
-      createMockState(() => start),
-      startTenantIds,
-    );
-    return start.tenants.get(tenantId);
-  }
-
   const scopeOf = (tenantId: string): MockTenant => {
     if (!store.tenants.has(tenantId)) throw new MockStateError(`no tenant ${JSON.stringify(tenantId)}`);
-    /** The store the scope was made for: a reset of the whole mock has removed the tenant (a configured one is made anew). */
-    const made = store;
+    /**
+     * The whole-mock reset the scope was made after: a later one has removed the tenant (a
+     * configured one is made anew). A state loaded in place (a server's file read again) is no
+     * reset: the tenant it still holds is the same one.
+     */
+    const made = resets;
     const end = () => {
-      if (made === store && store.tenants.has(tenantId)) deleteTenant(tenantId);
+      if (made === resets && store.tenants.has(tenantId)) deleteTenant(tenantId);
     };
     return {
       tenantId,
@@ -313,7 +314,15 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     ...CONTROL_ROUTES.map((route) => controlRoute(route, { api, requestsOf, inbox })),
     ...documentRoutes(resolved.baseUrl),
   ];
-  handler = makeHandler();
+  /** How `api.fetch` keeps its writes: a server's state file, once one is attached. */
+  let durability: Durability | null = null;
+  handler = makeHandler({
+    durability: {
+      track: (run) => (durability === null ? run() : durability.track(run)),
+      refusal: () => durability?.refusal() ?? null,
+      settle: () => durability?.settle() ?? null,
+    },
+  });
   cores.set(api, {
     createHandler: makeHandler,
     authenticate: (headers) => authenticate(store, headers),
@@ -328,7 +337,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       const listening = journal;
       journal = null;
       try {
-        store.inboxIndex.clear(); // the loaded subscriptions are stored again, each heard by the index
+        // A new store: its inbox index starts empty and hears each loaded subscription as it is stored again.
+        store = newStore();
         loadStore(store, saved);
         dispatcher.restore(saved.webhooks);
       } finally {
@@ -336,8 +346,12 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       }
       changes.announce(null, { kind: "reset" });
     },
-    setJournal(next) {
+    setJournal(next, onDiscarded) {
       journal = next;
+      discarded = onDiscarded;
+    },
+    setDurability(next) {
+      durability = next;
     },
   });
   return api;

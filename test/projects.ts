@@ -7,6 +7,8 @@ export const PROJECTS = {
   /** The standalone server as users run it: the built CLI over real HTTP. */
   cli: [
     "test/server/{cli,curl,delivery-resources,docs,early-answers,proxy-cli,security-data,security-edge,start-script,state-file-cli,verify,webhook-control,webhook-delivery}.test.ts",
+    // The state file at its edges: a container restart and a real full disk (root), a state larger than one string (disk-bound).
+    "test/server/state-file-{container,size}.test.ts",
     "test/abuse/hostile-http.test.ts",
     "test/verify/{mutation,request-set}.test.ts",
   ],
@@ -21,7 +23,7 @@ export const PROJECTS = {
     "test/verify/prism.test.ts",
   ],
   /** Real Chromium: the MSW worker, the browser recipe, the console, the attacks a web page can try. */
-  browser: ["test/browser/**/*.test.ts", "test/console/console.test.ts", "test/server/security-browser.test.ts"],
+  browser: ["test/browser/**/*.test.ts", "test/console/{console,state-file}.test.ts", "test/server/security-browser.test.ts"],
   /**
    * Suites that need many tests of one file at once (see {@link PROJECT_OPTIONS}). Their own
    * project, because Vitest fixes a worker's concurrency limit when the worker starts its first

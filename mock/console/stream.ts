@@ -52,7 +52,7 @@ export function changeStream(changes: MockChanges, tenantOfCaller: () => string 
           if (tenantId === null) return end();
           unsubscribe = changes.subscribe(tenantId, (change) => {
             if (change.kind === "request") return send(frame("request", change.request));
-            send(frame("change", { kind: change.kind }));
+            send(frame("change", change.kind === "state-file" ? change : { kind: change.kind }));
             if (change.kind !== "reset") return;
             // A reset may renew the tenant's ID: follow the key to its tenant now, or end.
             unsubscribe();

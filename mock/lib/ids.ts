@@ -72,7 +72,7 @@ export function createIdFactory(random: Random): IdFactory {
       // The ID just made is the common case (a create stores what `next` gave it): never made again.
       if (id === lastId) return;
       const part = id.slice(id.indexOf("_") + 1);
-      if (LOWER_ULID.test(part) && part > last) reserved.add(id);
+      if (part > last && LOWER_ULID.test(part)) reserved.add(id); // compared first: a restored state's IDs are all behind
     },
     skipPast(id) {
       const part = id.slice(id.indexOf("_") + 1);

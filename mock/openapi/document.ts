@@ -15,7 +15,7 @@ import type { ControlRoute } from "../control/route.js";
 import { CONTROL_ROUTES } from "../control/routes.js";
 import { NO_BODY } from "../pipeline/body.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
-import { errorResponseComponents, errorResponses, problemResponse, REQUEST_ID_HEADER } from "./responses.js";
+import { errorResponseComponents, errorResponses, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from "./responses.js";
 
 /** The server URL a document names when none is given. */
 export const DEFAULT_DOCUMENT_SERVER = "http://127.0.0.1:4010";
@@ -160,10 +160,15 @@ function readRefusals(route: ControlRoute): string[] {
   return reasons;
 }
 
+/** When a control route that may write answers 503. */
+const NOT_PERSISTED =
+  "Only on a server with a state file (`--state`): the file cannot be written now (a full disk, an I/O error, a read-only file system), so the change was not made, or was undone (`state_not_persisted`, naming the file). Retry after `Retry-After` seconds; writes are taken again by themselves once the file can be written.";
+
 /**
  * Every error a control route can answer: 401 without a valid key (unless public), 403 from the
- * server's `Host` and `Origin` checks, 400 (and 413, 415 for a body) for what it reads, and the
- * refusals of its own `run`, each described where it has reasons of its own.
+ * server's `Host` and `Origin` checks, 400 (and 413, 415 for a body) for what it reads, the
+ * refusals of its own `run`, each described where it has reasons of its own, and, for a route that
+ * may write, the 503 of a state file that cannot keep the change.
  */
 function controlErrors(route: ControlRoute): Record<string, unknown> {
   const refuses: Partial<Record<number, string>> = { ...route.refuses };
@@ -177,7 +182,10 @@ function controlErrors(route: ControlRoute): Record<string, unknown> {
     ...(route.method === "GET" ? [] : route.body === "raw" ? [413 as const] : [413 as const, 415 as const]),
   ]);
   const own = Object.fromEntries(Object.entries(refuses).map(([status, description]) => [status, problemResponse(description!)]));
-  return Object.fromEntries(Object.entries({ ...shared, ...own }).sort(([a], [b]) => Number(a) - Number(b)));
+  // The handler refuses a route that may write while the server's state file cannot be written, and undoes one whose change it could not write.
+  const writes = route.method !== "GET" && route.public !== true;
+  const kept = writes ? { 503: problemResponse(NOT_PERSISTED, RETRY_AFTER_HEADER) } : {};
+  return Object.fromEntries(Object.entries({ ...shared, ...own, ...kept }).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
 function queryParameters(route: ControlRoute) {

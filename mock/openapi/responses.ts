@@ -29,9 +29,13 @@ const STATUSES = {
 /** A status the document has an error response for. */
 export type ErrorStatus = keyof typeof STATUSES;
 
+/** The `Retry-After` header of an answer that says when to try again. */
+export const RETRY_AFTER_HEADER = {
+  "retry-after": { description: "Whole seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
+} as const;
+
 function extraHeaders(status: ErrorStatus): Record<string, unknown> {
-  if (status === 429) return { "retry-after": { description: "Whole seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } } };
-  return {};
+  return status === 429 ? RETRY_AFTER_HEADER : {};
 }
 
 /**
@@ -67,11 +71,12 @@ export function errorResponses(statuses: readonly ErrorStatus[]): Record<string,
  * An error response described in place: for an operation whose answer with this status has
  * reasons of its own (a control route's refusals).
  * @param description - when the operation answers it
+ * @param headers - headers it carries besides `x-request-id`
  */
-export function problemResponse(description: string): Record<string, unknown> {
+export function problemResponse(description: string, headers: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
   return {
     description,
-    headers: { [REQUEST_ID_HEADER]: { $ref: "#/components/headers/RequestId" } },
+    headers: { [REQUEST_ID_HEADER]: { $ref: "#/components/headers/RequestId" }, ...headers },
     content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: "#/components/schemas/ProblemDetails" } } },
   };
 }

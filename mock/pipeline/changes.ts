@@ -12,15 +12,18 @@ import type { Route } from "./route.js";
 /**
  * One change: an API request was answered (`request`, carrying the logged entry), the tenant's
  * data changed (`state`: an API request that wrote, or a write through the control API; `event`
- * when a webhook event was emitted), webhook deliveries moved on (`deliveries`), or the whole mock
- * was reset (`reset`, heard by every tenant).
+ * when a webhook event was emitted), webhook deliveries moved on (`deliveries`), the whole mock was
+ * reset (`reset`, heard by every tenant), or the server's state file stopped or started taking
+ * writes again (`state-file`, heard by every tenant: `writable` false while every write is refused
+ * with 503 `state_not_persisted`; `detail` says why, naming the file, never a secret).
  */
 export type MockChange =
   | { readonly kind: "request"; readonly request: LoggedRequest }
   | { readonly kind: "event"; readonly type: WebhookEventKind }
   | { readonly kind: "state" }
   | { readonly kind: "deliveries" }
-  | { readonly kind: "reset" };
+  | { readonly kind: "reset" }
+  | { readonly kind: "state-file"; readonly writable: boolean; readonly detail: string };
 
 /** Hears the changes of one tenant. */
 export type MockChangeListener = (change: MockChange) => void;

@@ -10,8 +10,10 @@
  *    connection, a latency, a malformed body;
  * 5. route errors (404, 405 with `Allow`), the body (415, 413, 400) and the query (400); then the
  *    faults matched on body fields, which only a readable body can trigger;
- * 6. the route itself, awaited; then rendering (problem bodies, `x-request-id`, HEAD, CORS),
- *    the request log and the answered-request hook.
+ * 6. the route itself, awaited (with a state file, a route that may write is refused while the
+ *    file cannot be written, and its answer waits until its changes are written: a 503
+ *    `state_not_persisted` when they could not be, their changes undone); then rendering (problem
+ *    bodies, `x-request-id`, HEAD, CORS), the request log and the answered-request hook.
  *
  * It never throws: an unexpected exception is a 500 problem (the property tests prove none occurs).
  * @module
@@ -68,6 +70,25 @@ export interface HandlerCore {
   record(entry: LoggedRequest): void;
 }
 
+/** Why the server cannot keep a write now: the detail of its 503 `state_not_persisted`, and when to retry. */
+export interface NotPersisted {
+  readonly detail: string;
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * How the server keeps every write it acknowledges (its state file, `--state`): each request runs
+ * inside `track`, so the changes of the state it makes are known to be its own.
+ */
+export interface Durability {
+  /** Runs one request; every change of the state made while it runs (across its awaits) is its own. */
+  track<T>(run: () => Promise<T>): Promise<T>;
+  /** Before a route that may write runs: why no write can be kept now (the file cannot be written), or null. */
+  refusal(): NotPersisted | null;
+  /** After the route ran, before its answer: writes its changes; why they were not kept (they are then undone), or null. */
+  settle(): NotPersisted | null;
+}
+
 /** How a handler is built: its routes and what its adapter adds. */
 export interface HandlerOptions {
   /** The route table. */
@@ -80,6 +101,8 @@ export interface HandlerOptions {
   readonly onAnswered?: (request: AnsweredRequest) => void;
   /** Who answers for this handler, marked on each entry it logs (the proxy's fallback: the mock). */
   readonly answeredBy?: "mock";
+  /** The server's state file: no write is acknowledged before it is kept. */
+  readonly durability?: Durability;
 }
 
 /** The mock's handler: an answer, or `null` for a dropped connection. Never rejects. */
@@ -99,6 +122,14 @@ function areaOf(path: string): { readonly area: RouteArea; readonly keyFirst: bo
   }
   return { area: "api", keyFirst: false, detail: `Every API path starts with ${API_PREFIX}.` };
 }
+
+/** The answer to a write the state file could not keep (its change undone). */
+function notPersisted(requestId: string, why: NotPersisted): Reply {
+  return problem(requestId, "state_not_persisted", why.detail, { headers: { "retry-after": String(why.retryAfterSeconds) } });
+}
+
+/** Whether a route may change the state: any but a read, or the inbox's receiver (its messages are not kept). */
+const mayWrite = (route: Route) => route.method !== "GET" && route.public !== true;
 
 function internalError(requestId: string): Reply {
   return problem(requestId, "internal_error", "The mock failed unexpectedly. This is a bug in prospectkit/mock; please report it.");
@@ -126,7 +157,7 @@ interface Decision {
  * @returns the handler
  */
 export function createHandler(core: HandlerCore, options: HandlerOptions): MockHandler {
-  const { exposure, latencyMs: baseLatency = 0, onAnswered, answeredBy } = options;
+  const { exposure, latencyMs: baseLatency = 0, onAnswered, answeredBy, durability } = options;
   const route = createRouter(options.routes);
   const { basePath } = core;
   /** A path below the base URL's; "" (no route) for one outside it. */
@@ -177,6 +208,7 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
     if (fault?.kind === "network-error" && !fault.afterProcessing) return;
 
     let reply: Reply | null;
+    let ran = false;
     if (fault?.kind === "status") reply = faultReply(requestId, fault.status, fault.retryAfterSeconds);
     else if (keyFirst && !auth.ok) reply = problem(requestId, auth.code, auth.detail);
     else if (match.kind === "not-found") reply = problem(requestId, "not_found", fallback.detail);
@@ -203,16 +235,25 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
           fault = more.fault;
           if (fault?.kind === "network-error" && !fault.afterProcessing) return;
         }
+        const refused = fault?.kind !== "status" && durability !== undefined && mayWrite(match.route) ? durability.refusal() : null;
         if (fault?.kind === "status") reply = faultReply(requestId, fault.status, fault.retryAfterSeconds);
+        else if (refused !== null) reply = notPersisted(requestId, refused);
         else {
           const { routes } = options;
           const context = { request, requestId, params: match.params, tenant: decision.tenant, body: input.body, query: input.query, routes, delay };
+          ran = true;
           reply = await match.route.run(context);
         }
       }
     }
     const waiting = delay();
     if (waiting !== undefined) await waiting;
+    // Its changes are written before its answer leaves; a change that could not be written is undone and refused.
+    const lost = ran ? (durability?.settle() ?? null) : null;
+    if (lost !== null) {
+      decision.reply = notPersisted(requestId, lost);
+      return;
+    }
     if (reply === null || fault?.kind === "network-error") return;
     decision.reply = fault?.kind === "malformed-body" ? malformed(reply) : reply;
   }
@@ -224,7 +265,8 @@ export function createHandler(core: HandlerCore, options: HandlerOptions): MockH
     const requestId = core.newRequestId(nowMs);
     const decision: Decision = { reply: null, cors: undefined, route: null, tenant: null, body: undefined, logged: false };
     try {
-      await decide(request, store, requestId, decision);
+      const run = () => decide(request, store, requestId, decision);
+      await (durability === undefined ? run() : durability.track(run));
     } catch {
       decision.reply = internalError(requestId);
     }

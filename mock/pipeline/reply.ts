@@ -53,12 +53,14 @@ export function problemType(code: string): string {
 
 /**
  * The error codes only the standalone server answers, at its edge (a real deployment of the API
- * has no such checks): a `Host` or an `Origin` the server was not told to trust.
+ * has no such checks): a `Host` or an `Origin` the server was not told to trust, a proxy target
+ * it cannot reach, a write its state file (`--state`) cannot keep.
  */
 export const SERVER_PROBLEM_STATUSES = {
   host_not_allowed: { status: 403, title: "Host not allowed" },
   origin_not_allowed: { status: 403, title: "Origin not allowed" },
   target_unreachable: { status: 502, title: "Proxy target not reachable" },
+  state_not_persisted: { status: 503, title: "State not persisted" },
 } as const;
 
 /**

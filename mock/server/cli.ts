@@ -113,6 +113,12 @@ async function runCli(argv: readonly string[]): Promise<number> {
     const options = parseCli(argv);
     if (options.help) return write(`${helpText()}\n`), 0;
     if (options.version) return write(`${VERSION}\n`), 0;
+    // Heard from now on, before the server starts: a signal at any moment after this (even the
+    // instant the banner appears) gives the clean stop, once the start has finished.
+    const stopped = new Promise<string | undefined>((stop) => {
+      for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => stop(undefined));
+      watchParent(() => stop("the process that started it exited"));
+    });
     const server = await start(options);
     const [page] = server.api.state.pages.list();
     const [subscription] = server.api.state.webhookSubscriptions.list();
@@ -133,10 +139,7 @@ async function runCli(argv: readonly string[]): Promise<number> {
         },
       }),
     );
-    const reason = await new Promise<string | undefined>((stop) => {
-      for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => stop(undefined));
-      watchParent(() => stop("the process that started it exited"));
-    });
+    const reason = await stopped;
     // Never held up by what hangs; the unref'd timer keeps nothing alive.
     await Promise.race([server.close(), sleep(CLOSE_WITHIN_MS, undefined, { ref: false })]);
     write(reason === undefined ? "prospectkit-mock stopped\n" : `prospectkit-mock stopped: ${reason}\n`);

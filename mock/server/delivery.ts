@@ -47,10 +47,11 @@ export function createDeliveryLoop(options: ServerWebhookOptions = {}) {
   };
   return {
     mockOptions: { elapsedMs: () => performance.now(), ...rest, fetch: rest.fetch ?? sendOverHttp, concurrency, signal: closing.signal, onEvent },
-    start(webhooks: MockApi["webhooks"]): void {
+    /** Starts delivering; `ready` (default: always) says whether deliveries may run now (not while the state file refuses writes). */
+    start(webhooks: MockApi["webhooks"], ready: () => boolean = () => true): void {
       if (!deliver) return;
       runDue = () => {
-        if (webhooks.inFlight() < concurrency) void webhooks.runDue();
+        if (webhooks.inFlight() < concurrency && ready()) void webhooks.runDue();
       };
       timer = setInterval(runDue, DELIVERY_TICK_MS);
       timer.unref();

@@ -16,7 +16,6 @@ import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
 import { nodeListener } from "./node.js";
 import { type ProxyOptions, proxyRoutes } from "./proxy.js";
 import { createRawAnswerer } from "./raw-requests.js";
-import type { StateFileError } from "./state-file/error.js";
 import { openStateFile, type StateFile } from "./state-file/open.js";
 
 /** The port the server listens on when none is given. */
@@ -61,12 +60,17 @@ export interface MockServerOptions extends Omit<MockApiOptions, "baseUrl" | "fix
    * Keeps the whole state (every tenant, its keys, records, subscriptions with their secrets, and
    * the webhook events and deliveries with their schedule) in this file across restarts: created
    * on first start (seeded by `fixtures`), loaded on later ones (`fixtures` then run only on a
-   * reset), kept up to date as requests change it. The request log is not kept. See docs/server.md,
-   * "State file".
+   * reset), kept up to date as requests change it: no write is answered before it is in the file
+   * (one that cannot be written is undone and answered 503 `state_not_persisted`). The request
+   * log is not kept. See docs/server.md, "State file".
    */
   readonly stateFile?: string;
-  /** Told when the state file could not be written after the start (the server keeps answering). Default: a line on stderr. */
-  readonly onStateFileError?: (error: StateFileError) => void;
+  /**
+   * Told, one line each, of what happens to the state file once the server runs: a write that
+   * failed (writes are then refused until one works), writes taken again, a compaction that
+   * failed (nothing lost), a stale lock taken over. Default: the line on stderr.
+   */
+  readonly onStateFileNotice?: (message: string) => void;
   /**
    * Forward the API's operations to a real deployment, checking every request and answer against
    * the API's schemas (the validating proxy: docs/contract-check.md).
@@ -98,7 +102,7 @@ function originOf(host: string, port: number): string {
  * @param options - where to listen, the mock's options (`apiKeys`, `seed`, `now`, `fixtures`), a base latency and a request hook
  * @returns the running server
  * @throws {TypeError} for a malformed mock option
- * @throws {StateFileError} when `stateFile` is in use by another server, unreadable, or not a valid state (it is left untouched)
+ * @throws {StateFileError} when `stateFile` is in use by another server, unreadable, not a valid state (it is left untouched), or cannot be written
  * @throws {Error} the `listen` error (e.g. `EADDRINUSE`) when the port cannot be bound
  * @example
  * ```ts
@@ -124,7 +128,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     allowedHosts,
     corsOrigins,
     stateFile: statePath,
-    onStateFileError = (error) => void process.stderr.write(`prospectkit-mock: ${error.message}\n`),
+    onStateFileNotice = (message) => void process.stderr.write(`prospectkit-mock: ${message}\n`),
     proxy,
     ...mockOptions
   } = options;
@@ -134,7 +138,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const exposure = createExposure({ ...(allowedHosts && { allowedHosts }), ...(corsOrigins && { corsOrigins }) }, host);
   const delivery = createDeliveryLoop(webhooks);
   // Locked and read before listening: a file in use or invalid never gets as far as a port.
-  const stateFile: StateFile | undefined = statePath === undefined ? undefined : openStateFile(statePath, onStateFileError);
+  const stateFile: StateFile | undefined = statePath === undefined ? undefined : openStateFile(statePath, onStateFileNotice);
   // Node 24.6 and later (and recent Node 22s) keep an idle connection `keepAliveTimeoutBuffer` (default 1 s) past the timeout the answer advertises.
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, keepAliveTimeoutBuffer: 0 });
   let api: MockApi;
@@ -156,19 +160,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     throw error;
   }
   const bound = (server.address() as AddressInfo).port;
-  delivery.start(api.webhooks);
+  // Deliveries wait while the state file takes no writes (an attempt could not be recorded).
+  delivery.start(api.webhooks, stateFile?.writable);
   const core = coreOf(api);
   const handler = core.createHandler({
     routes: [...(proxy === undefined ? [] : proxyRoutes(core, proxy)), ...consoleRoutes(api, core)],
     exposure,
     latencyMs,
-    // The changes a request made are written before its answer leaves.
-    ...((onRequest !== undefined || stateFile !== undefined) && {
-      onAnswered: (request: AnsweredRequest) => {
-        stateFile?.flush();
-        onRequest?.(request);
-      },
-    }),
+    // The changes a request made are written before its answer leaves (or it is refused, its changes undone).
+    ...(stateFile !== undefined && { durability: stateFile.durability }),
+    ...(onRequest !== undefined && { onAnswered: onRequest }),
   });
   const listener = nodeListener(handler);
   server.on("request", listener);

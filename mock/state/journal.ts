@@ -6,8 +6,19 @@
  */
 import type { WebhookChange } from "../webhooks/index.js";
 
+/** The collections of a tenant, in the order a snapshot lists them (and a saved state stores them: a record after those it names). */
+export const TENANT_COLLECTIONS = [
+  "prospects",
+  "prospectLogs",
+  "idempotency",
+  "pageGroups",
+  "pages",
+  "pageVersions",
+  "webhookSubscriptions",
+] as const;
+
 /** The collections of one tenant, named as in a snapshot. */
-export type TenantCollection = "prospects" | "prospectLogs" | "idempotency" | "pageGroups" | "pages" | "pageVersions" | "webhookSubscriptions";
+export type TenantCollection = (typeof TENANT_COLLECTIONS)[number];
 
 /**
  * One change of the state: a tenant's record stored or changed (`put`, the whole record after the

@@ -11,9 +11,12 @@ import {
   JsonObjectSchema,
   OpaqueId,
   ProspectId,
+  ProspectLog,
+  ProspectLogCreate,
   ProspectLogId,
   WebhookEventKind,
 } from "../../src/schemas/index.js";
+import { WebhookSecretSchema } from "../webhooks/index.js";
 
 /** A tenant: the owner of all data that its API keys can reach. */
 export interface TenantRecord {
@@ -34,7 +37,10 @@ export const TenantRecordSchema = z.object({ id: OpaqueId, createdAt: DateTime, 
 export const nullableString = z.nullable(z.string());
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 key. */
-const WebhookSecret = z.string().check(z.regex(/^whsec_/));
+const WebhookSecret = WebhookSecretSchema;
+
+/** The create request's own rules for what a record keeps of it (one source: a stored record is what the API accepted). */
+const { source, type, email, phoneNumber, linkedinProfileUrl, name, idempotencyKey } = ProspectLogCreate.shape;
 
 /** A page group. */
 export const PageGroupRecordSchema = z.object({ id: OpaqueId, tenantId: OpaqueId, createdAt: DateTime });
@@ -83,10 +89,10 @@ export const ProspectRecordSchema = z.object({
   id: ProspectId,
   tenantId: OpaqueId,
   createdAt: DateTime,
-  email: nullableString,
-  phoneNumber: nullableString,
-  linkedinProfileUrl: nullableString,
-  name: nullableString,
+  email: z.nullable(email.def.innerType),
+  phoneNumber: z.nullable(phoneNumber.def.innerType),
+  linkedinProfileUrl: z.nullable(linkedinProfileUrl.def.innerType),
+  name: z.nullable(name.def.innerType),
 });
 
 /** A stored prospect log entry, payload included. */
@@ -94,12 +100,20 @@ export const ProspectLogRecordSchema = z.object({
   id: ProspectLogId,
   tenantId: OpaqueId,
   prospectId: ProspectId,
-  source: z.string(),
-  type: z.string(),
+  source,
+  type: type.def.innerType,
   payload: JsonObjectSchema,
   createdAt: DateTime,
   createdProspect: z.boolean(),
-  idempotencyKey: nullableString,
+  idempotencyKey: z.nullable(idempotencyKey.def.innerType),
+});
+
+/** What an idempotency key remembers, as saved: the key, the body's fingerprint, the answer (`null` while its request is in flight) and when it was stored. */
+export const IdempotencyRecordSchema = z.object({
+  key: idempotencyKey.def.innerType,
+  fingerprint: z.string(),
+  result: z.nullable(ProspectLog),
+  storedAtMs: z.number(),
 });
 
 // The record types are interfaces written out (not `z.output` aliases), so an editor's hover and a

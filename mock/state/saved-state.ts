@@ -1,35 +1,30 @@
 /**
  * The whole state as a state file keeps it (`--state`): a snapshot's tenants (`snapshot.ts`) plus
  * what a restart needs and a snapshot leaves out: the API keys themselves, how many secrets were
- * drawn, and the webhook events and deliveries. And the way back: a journal of changes replayed
- * onto a saved state, the result validated whole (records, references) before it replaces a
+ * drawn, and the webhook events and deliveries. And the way back: records (`state-records.ts`)
+ * replayed in order (`replay.ts`), the result's references checked here before it replaces a
  * store's contents. Nothing is loaded unless all of it is valid.
  * @module
  */
 import * as z from "zod/mini";
 import { OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
 import { MockStateError } from "../lib/errors.js";
-import {
-  applyWebhookChange,
-  endWebhookReplay,
-  type SavedWebhooks,
-  SavedWebhooksSchema,
-  startWebhookReplay,
-  type WebhookChange,
-  type WebhookReplay,
-} from "../webhooks/index.js";
-import type { TenantCollection } from "./journal.js";
-import { type TenantRecord, TenantRecordSchema } from "./records.js";
+import { type SavedWebhooks, type SavedWebhooksLine, SavedWebhooksLineSchema } from "../webhooks/index.js";
+import { ApiKey } from "./inputs.js";
+import { TENANT_COLLECTIONS, type TenantCollection } from "./journal.js";
 import { rebuild, snapshotTenants, type TenantSnapshot, TenantSnapshotSchema } from "./snapshot.js";
 import type { Store } from "./store.js";
 
-/** What {@link SavedState} must be. */
+/**
+ * What a format-1 state file's state line must be: a {@link SavedState}, whose runs of webhook
+ * failures may also be in the form before each tenant kept its own (`[subscriptionId, since]`).
+ */
 export const SavedStateSchema = z.object({
   defaultTenantId: z.nullable(OpaqueId),
   secretsIssued: z.int().check(z.gte(0)),
-  apiKeys: z.array(z.tuple([z.string(), OpaqueId])),
+  apiKeys: z.array(z.tuple([ApiKey, OpaqueId])),
   tenants: z.array(TenantSnapshotSchema),
-  webhooks: SavedWebhooksSchema,
+  webhooks: SavedWebhooksLineSchema,
 });
 
 /** The whole state of a mock, API keys and webhook deliveries included (never shown: it holds keys and secrets). */
@@ -42,40 +37,10 @@ export interface SavedState {
   readonly webhooks: SavedWebhooks;
 }
 
-/** The collections of a tenant, in the order a snapshot lists them (and a rebuild stores them). */
-const COLLECTIONS: readonly TenantCollection[] = [
-  "prospects",
-  "prospectLogs",
-  "idempotency",
-  "pageGroups",
-  "pages",
-  "pageVersions",
-  "webhookSubscriptions",
-];
+/** A saved state as a format-1 state line holds it (what {@link SavedStateSchema} accepts): runs of failures in either form. */
+export type SavedStateLine = Omit<SavedState, "webhooks"> & { readonly webhooks: SavedWebhooksLine };
 
-const Collection = z.enum(COLLECTIONS as [TenantCollection, ...TenantCollection[]]);
-
-const WebhookChangeSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("event"), tenantId: z.nullable(z.string()), event: z.looseObject({}) }),
-  z.object({ kind: z.literal("delivery"), delivery: z.looseObject({ sequence: z.int() }) }),
-  z.object({ kind: z.literal("forget-delivery"), sequence: z.int() }),
-  z.object({ kind: z.literal("forget-events"), tenantId: z.nullable(z.string()), count: z.int().check(z.gte(0)) }),
-  z.object({ kind: z.literal("failing"), tenantId: z.nullable(z.string()), subscriptionId: z.string(), since: z.nullable(z.number()) }),
-  z.object({ kind: z.literal("forget-tenant"), tenantId: z.string() }),
-]);
-
-/** What one journal entry must look like (its records are checked with the whole state after the replay). */
-export const StateChangeSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("put"), in: Collection, tenantId: z.string(), value: z.looseObject({}) }),
-  z.object({ op: z.literal("delete"), in: Collection, tenantId: z.string(), id: z.string() }),
-  z.object({ op: z.literal("tenant"), value: z.extend(TenantRecordSchema, { id: z.string(), createdAt: z.string() }) }),
-  z.object({ op: z.literal("key"), key: z.string(), tenantId: z.nullable(z.string()) }),
-  z.object({ op: z.literal("secrets"), issued: z.int().check(z.gte(0)) }),
-  z.object({ op: z.literal("webhooks"), change: WebhookChangeSchema }),
-  z.object({ op: z.literal("clear"), tenantId: z.string() }),
-  z.object({ op: z.literal("delete-tenant"), tenantId: z.string() }),
-  z.object({ op: z.literal("reset") }),
-]);
+const COLLECTIONS = TENANT_COLLECTIONS;
 
 /**
  * The whole state of a store and its webhook deliveries, as live records (serialize it at once).
@@ -91,171 +56,66 @@ export function saveStore(store: Store, webhooks: SavedWebhooks): SavedState {
   };
 }
 
-/** A saved state being replayed: every collection keyed, so each change is a lookup. */
-export interface Replay {
-  defaultTenantId: string | null;
-  secretsIssued: number;
-  readonly apiKeys: Map<string, string>;
-  readonly tenants: Map<string, { readonly tenant: TenantRecord; readonly records: Record<TenantCollection, Map<string, object>> }>;
-  readonly webhooks: WebhookReplay;
+/** A reference of a saved state that points nowhere: where it is, and the record that holds it. */
+export interface DanglingReference {
+  /** A JSON Pointer into the saved state, e.g. `/tenants/0/pages/1/pageGroupId`. */
+  readonly pointer: string;
+  readonly detail: string;
+  /** The record holding it (absent for the state's own fields): its tenant, collection, ID and the field. */
+  readonly record?: { readonly tenantId: string; readonly collection: TenantCollection; readonly id: string; readonly field: string };
 }
 
-function emptyTenant(tenant: TenantRecord) {
-  return {
-    tenant,
-    records: Object.fromEntries(COLLECTIONS.map((name) => [name, new Map<string, object>()])) as Record<TenantCollection, Map<string, object>>,
-  };
-}
-
-/** The key a record is stored under in its collection. */
-const keyOf = (collection: TenantCollection, value: Record<string, unknown>): unknown => (collection === "idempotency" ? value["key"] : value["id"]);
-
-/** Starts a replay from a saved state (the records are shared, not copied). */
-export function startReplay(saved: SavedState): Replay {
-  const tenants: Replay["tenants"] = new Map();
-  for (const part of saved.tenants) {
-    const tenant = emptyTenant(part.tenant);
-    for (const name of COLLECTIONS) {
-      const list = part[name] as readonly Record<string, unknown>[];
-      for (const value of list) tenant.records[name].set(keyOf(name, value) as string, value);
-    }
-    tenants.set(part.tenant.id, tenant);
-  }
-  return {
-    defaultTenantId: saved.defaultTenantId,
-    secretsIssued: saved.secretsIssued,
-    apiKeys: new Map(saved.apiKeys),
-    tenants,
-    webhooks: startWebhookReplay(saved.webhooks),
-  };
-}
-
-/**
- * Applies one journal entry to a replay, in the order the changes happened (so every collection
- * keeps the order the live one had).
- * @param change - an entry that {@link StateChangeSchema} accepted
- * @throws {MockStateError} for a change to a tenant the replay does not have, or a record without its ID
- */
-export function applyChange(replay: Replay, change: z.output<typeof StateChangeSchema>): void {
-  switch (change.op) {
-    case "put":
-    case "delete": {
-      const tenant = replay.tenants.get(change.tenantId);
-      if (tenant === undefined) throw new MockStateError(`a change to tenant ${JSON.stringify(change.tenantId)}, which does not exist`);
-      const records = tenant.records[change.in];
-      if (change.op === "delete") records.delete(change.id);
-      else {
-        const key = keyOf(change.in, change.value);
-        if (typeof key !== "string") throw new MockStateError(`a record of ${change.in} without its ${change.in === "idempotency" ? "key" : "id"}`);
-        records.set(key, change.value);
-      }
-      break;
-    }
-    case "tenant":
-      if (!replay.tenants.has(change.value.id)) replay.tenants.set(change.value.id, emptyTenant(change.value));
-      replay.defaultTenantId ??= change.value.id;
-      break;
-    case "key":
-      if (change.tenantId === null) replay.apiKeys.delete(change.key);
-      else replay.apiKeys.set(change.key, change.tenantId);
-      break;
-    case "secrets":
-      replay.secretsIssued = Math.max(replay.secretsIssued, change.issued);
-      break;
-    case "webhooks":
-      applyWebhookChange(replay.webhooks, change.change as WebhookChange);
-      break;
-    case "clear": {
-      const tenant = replay.tenants.get(change.tenantId);
-      if (tenant === undefined) throw new MockStateError(`a change to tenant ${JSON.stringify(change.tenantId)}, which does not exist`);
-      for (const name of COLLECTIONS) tenant.records[name].clear();
-      break;
-    }
-    case "delete-tenant": {
-      replay.tenants.delete(change.tenantId);
-      for (const [key, tenantId] of replay.apiKeys) if (tenantId === change.tenantId) replay.apiKeys.delete(key);
-      applyWebhookChange(replay.webhooks, { kind: "forget-tenant", tenantId: change.tenantId });
-      if (replay.defaultTenantId === change.tenantId) replay.defaultTenantId = replay.tenants.keys().next().value ?? null;
-      break;
-    }
-    case "reset":
-      replay.defaultTenantId = null;
-      replay.apiKeys.clear();
-      replay.tenants.clear();
-      replay.webhooks.events.length = 0;
-      replay.webhooks.deliveries.clear();
-      replay.webhooks.failingSince.clear();
-      break;
-  }
-}
-
-/** The saved state a replay ends with (not yet validated: see {@link parseSavedState}). */
-export function endReplay(replay: Replay): unknown {
-  const keyCounts = new Map<string, number>();
-  for (const tenantId of replay.apiKeys.values()) keyCounts.set(tenantId, (keyCounts.get(tenantId) ?? 0) + 1);
-  return {
-    defaultTenantId: replay.defaultTenantId,
-    secretsIssued: replay.secretsIssued,
-    apiKeys: [...replay.apiKeys],
-    tenants: [...replay.tenants.values()].map(({ tenant, records }) => ({
-      tenant,
-      apiKeyCount: keyCounts.get(tenant.id) ?? 0,
-      ...Object.fromEntries(COLLECTIONS.map((name) => [name, [...records[name].values()]])),
-      // An entry still in flight when the state was written has no answer to replay: forgotten, as after a reset.
-      idempotency: [...records.idempotency.values()].filter((entry) => (entry as { result: unknown }).result !== null),
-    })),
-    webhooks: endWebhookReplay(replay.webhooks),
-  };
-}
-
-/** The first reference of a saved state that points nowhere, as a field error, or undefined. */
-function danglingReference(state: SavedState): { pointer: string; code: string; detail: string } | undefined {
+/** The first reference of a saved state that points nowhere, or undefined. */
+export function danglingReference(state: Omit<SavedState, "webhooks">): DanglingReference | undefined {
   const tenantIds = new Set(state.tenants.map(({ tenant }) => tenant.id));
-  const missing = (pointer: string, detail: string) => ({ pointer, code: "unknown_reference", detail });
-  if (state.defaultTenantId !== (state.tenants[0]?.tenant.id ?? null)) return missing("/defaultTenantId", "is not the first tenant");
+  if (state.defaultTenantId !== (state.tenants[0]?.tenant.id ?? null)) return { pointer: "/defaultTenantId", detail: "is not the first tenant" };
   for (const [index, [, tenantId]] of state.apiKeys.entries()) {
-    if (!tenantIds.has(tenantId)) return missing(`/apiKeys/${index}/1`, "names no tenant of the state");
+    if (!tenantIds.has(tenantId)) return { pointer: `/apiKeys/${index}/1`, detail: "names no tenant of the state" };
   }
   for (const [t, part] of state.tenants.entries()) {
     const id = part.tenant.id;
     const ids = (list: readonly { id: string }[]) => new Set(list.map((record) => record.id));
-    const prospects = ids(part.prospects);
-    const groups = ids(part.pageGroups);
-    const pages = ids(part.pages);
-    const versions = ids(part.pageVersions);
+    const found = (collection: TenantCollection, i: number, field: string, detail: string): DanglingReference => ({
+      pointer: `/tenants/${t}/${collection}/${i}/${field}`,
+      detail,
+      record: { tenantId: id, collection, id: (part[collection][i] as { id: string }).id, field },
+    });
     for (const name of COLLECTIONS) {
       if (name === "idempotency") continue;
       const list = part[name] as readonly { tenantId: string }[];
       const i = list.findIndex((record) => record.tenantId !== id);
-      if (i !== -1) return missing(`/tenants/${t}/${name}/${i}/tenantId`, "is not the tenant it is stored under");
+      if (i !== -1) return found(name, i, "tenantId", "is not the tenant it is stored under");
     }
-    const checks: [string, readonly Record<string, unknown>[], string, ReadonlySet<string>][] = [
-      ["prospectLogs", part.prospectLogs, "prospectId", prospects],
-      ["pages", part.pages, "pageGroupId", groups],
-      ["pageVersions", part.pageVersions, "pageId", pages],
+    const checks: [TenantCollection, readonly Record<string, unknown>[], string, ReadonlySet<string>][] = [
+      ["prospectLogs", part.prospectLogs, "prospectId", ids(part.prospects)],
+      ["pages", part.pages, "pageGroupId", ids(part.pageGroups)],
+      ["pageVersions", part.pageVersions, "pageId", ids(part.pages)],
     ];
     for (const [name, list, field, known] of checks) {
       const i = list.findIndex((record) => !known.has(record[field] as string));
-      if (i !== -1) return missing(`/tenants/${t}/${name}/${i}/${field}`, "names no record of the tenant");
+      if (i !== -1) return found(name, i, field, "names no record of the tenant");
     }
+    const versions = ids(part.pageVersions);
     const i = part.pages.findIndex((page) => page.publishedVersionId !== null && !versions.has(page.publishedVersionId));
-    if (i !== -1) return missing(`/tenants/${t}/pages/${i}/publishedVersionId`, "names no version of the tenant");
+    if (i !== -1) return found("pages", i, "publishedVersionId", "names no version of the tenant");
   }
   return undefined;
 }
 
 /**
- * Validates a saved state whole: every record as the API would have stored it, and every
+ * Validates a format-1 state line whole: every record as the API would have stored it, and every
  * reference (a log's prospect, a page's group, a version's page, a key's tenant) to a record of it.
+ * A run of failures saved without its tenant is given one when the replay it starts ends (`replay.ts`).
  * @throws {MockStateError} naming the first failing field
  */
-export function parseSavedState(value: unknown): SavedState {
+export function parseSavedState(value: unknown): SavedStateLine {
   const parsed = SavedStateSchema.safeParse(value);
   if (!parsed.success) throw new MockStateError("invalid state", toFieldErrors(parsed.error.issues, value));
   // The records as given, not zod's copies: a payload keeps every key it had (an own `__proto__` too).
-  const state = value as SavedState;
+  const state = value as SavedStateLine;
   const dangling = danglingReference(state);
-  if (dangling !== undefined) throw new MockStateError("invalid state", [dangling]);
+  if (dangling !== undefined)
+    throw new MockStateError("invalid state", [{ pointer: dangling.pointer, code: "unknown_reference", detail: dangling.detail }]);
   return state;
 }
 
@@ -286,6 +146,7 @@ function* storedIds(state: SavedState): Generator<string> {
  * moves its ID factories and secret stream past what the state holds, so nothing is made twice.
  * Every record stored reaches the store's journal: load before anyone listens. The webhook part
  * is the dispatcher's to restore.
+ * @throws {MockStateError} for a collection that holds one record twice (the store is then half loaded: drop it)
  */
 export function loadStore(store: Store, state: SavedState): void {
   store.resume({
@@ -295,7 +156,24 @@ export function loadStore(store: Store, state: SavedState): void {
   });
   store.tenants.clear();
   store.apiKeys.clear();
-  for (const part of state.tenants) store.tenants.set(part.tenant.id, rebuild(store, part));
+  for (const [t, part] of state.tenants.entries()) {
+    const tenant = rebuild(store, part);
+    store.tenants.set(part.tenant.id, tenant);
+    // A record stored twice (only a file edited by hand can hold one) is caught here, where it costs nothing.
+    const sizes: [TenantCollection, number][] = [
+      ["prospects", tenant.prospects.size],
+      ["prospectLogs", tenant.logs.size],
+      ["idempotency", tenant.idempotency.size],
+      ["pageGroups", tenant.pageGroups.size],
+      ["pages", tenant.pages.size],
+      ["pageVersions", tenant.pageVersions.size],
+      ["webhookSubscriptions", tenant.subscriptions.size],
+    ];
+    const twice = sizes.find(([name, size]) => size !== part[name].length);
+    if (twice !== undefined) {
+      throw new MockStateError("invalid state", [{ pointer: `/tenants/${t}/${twice[0]}`, code: "duplicate", detail: "holds a record twice" }]);
+    }
+  }
   for (const [key, tenantId] of state.apiKeys) store.apiKeys.set(key, tenantId);
   store.defaultTenantId = state.defaultTenantId;
 }

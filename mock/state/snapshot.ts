@@ -5,11 +5,12 @@
  * @module
  */
 import * as z from "zod/mini";
-import { OpaqueId, ProspectLog, toFieldErrors } from "../../src/schemas/index.js";
+import { DEFAULT_PROSPECT_LOG_TYPE, OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { MockStateError } from "../lib/errors.js";
 import { gainIdentifiers, insertProspect } from "./prospects.js";
 import {
+  IdempotencyRecordSchema,
   PageGroupRecordSchema,
   PageRecordSchema,
   PageVersionRecordSchema,
@@ -27,7 +28,7 @@ export const TenantSnapshotSchema = z.object({
   apiKeyCount: z.int().check(z.gte(0)),
   prospects: z.array(ProspectRecordSchema),
   prospectLogs: z.array(ProspectLogRecordSchema),
-  idempotency: z.array(z.object({ key: z.string(), fingerprint: z.string(), result: z.nullable(ProspectLog), storedAtMs: z.number() })),
+  idempotency: z.array(IdempotencyRecordSchema),
   pageGroups: z.array(PageGroupRecordSchema),
   pages: z.array(PageRecordSchema),
   pageVersions: z.array(PageVersionRecordSchema),
@@ -78,9 +79,10 @@ export function rebuild(store: Store, saved: TenantSnapshot): TenantData {
   const tenant = createTenantData(saved.tenant, store.registerId, store.journal);
   for (const prospect of saved.prospects) gainIdentifiers(tenant, insertProspect(tenant, prospect.id, prospect.createdAt), prospect);
   for (const log of saved.prospectLogs) {
-    // The strings a live write shares (one tenant ID, the prospect's ID and creation time), shared again.
+    // The strings a live write shares (one tenant ID, the prospect's ID and creation time, the default type), shared again.
     const prospect = tenant.prospects.get(log.prospectId);
     log.tenantId = tenant.record.id;
+    if (log.type === DEFAULT_PROSPECT_LOG_TYPE) log.type = DEFAULT_PROSPECT_LOG_TYPE;
     if (prospect !== undefined) {
       log.prospectId = prospect.id;
       if (log.createdAt === prospect.createdAt) log.createdAt = prospect.createdAt;

@@ -4,14 +4,26 @@
  * @module
  */
 export { createWebhookDispatcher } from "./dispatcher.js";
-export { applyWebhookChange, endWebhookReplay, SavedWebhooksSchema, startWebhookReplay, type WebhookReplay } from "./saved.js";
+export {
+  applyWebhookChange,
+  clearWebhookReplay,
+  endWebhookReplay,
+  type ReplayedTenants,
+  SavedDeliverySchema,
+  SavedEventSchema,
+  type SavedWebhooksLine,
+  SavedWebhooksLineSchema,
+  SavedWebhooksSchema,
+  startWebhookReplay,
+  type WebhookReplay,
+} from "./saved.js";
 export {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_DEACTIVATE_AFTER_MS,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
 } from "./schedule.js";
-export { webhookSecretFromBytes } from "./secret.js";
+export { WebhookSecretSchema, webhookSecretFromBytes } from "./secret.js";
 export type {
   AttemptFailureReason,
   Delivery,
@@ -19,7 +31,10 @@ export type {
   DeliveryStatus,
   FailingSince,
   SavedDelivery,
+  SavedWebhookChange,
   SavedWebhooks,
+  UntenantedFailingSince,
+  UntenantedWebhookChange,
   WebhookChange,
   WebhookDispatcherOptions,
   WebhookFetch,

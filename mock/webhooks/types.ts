@@ -142,3 +142,22 @@ export type WebhookChange =
   | { readonly kind: "forget-events"; readonly tenantId: string | null; readonly count: number }
   | { readonly kind: "failing"; readonly tenantId: string | null; readonly subscriptionId: string; readonly since: number | null }
   | { readonly kind: "forget-tenant"; readonly tenantId: string };
+
+/**
+ * A run of failures as a file written before each tenant kept its own runs holds it (a format-1
+ * state line of prospectkit before tenants had their own webhook books): `[subscriptionId, since]`,
+ * its tenant not named. A replay gives it to a tenant (`attributeUntenantedRuns`).
+ */
+export type UntenantedFailingSince = readonly [subscriptionId: string, since: number];
+
+/**
+ * A change as a journal written before each tenant kept its own webhook books holds it: a
+ * tenant's oldest events forgotten and a run of failures started or ended, without `tenantId`
+ * (then the oldest events of all tenants, and a run kept by subscription ID alone).
+ */
+export type UntenantedWebhookChange =
+  | { readonly kind: "forget-events"; readonly count: number }
+  | { readonly kind: "failing"; readonly subscriptionId: string; readonly since: number | null };
+
+/** A change of the webhook deliveries as a saved state may hold it: as the dispatcher reports it now, or in the form before tenants kept their own books. */
+export type SavedWebhookChange = WebhookChange | UntenantedWebhookChange;

@@ -4,14 +4,16 @@
  * of writes loses nothing that was answered; a corrupt file or a second server is refused with one
  * line and exit code 2, the file left untouched.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../src/index.js";
-import { type CliProcess, runCliToExit, startCli } from "./support/cli-process.js";
+import { CLI, type CliProcess, runCliToExit, startCli } from "./support/cli-process.js";
 
 const dir = mkdtempSync(join(tmpdir(), "prospectkit-state-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -174,5 +176,85 @@ describe("--state FILE: refusals", () => {
       ),
     );
     expect((await call(first, "GET", "/__mock/state")).status).toBe(200);
+  });
+});
+
+describe("--state FILE: a clean stop", () => {
+  it("30 SIGTERMs sent the moment the banner appears all give the clean stop (compacted, unlocked, exit 0)", { timeout: 120_000 }, async () => {
+    const outcomes: { code: number | null; signal: NodeJS.Signals | null; stopped: boolean; unlocked: boolean }[] = [];
+    for (let round = 0; round < 30; round++) {
+      const path = newPath();
+      const child = spawn(process.execPath, [CLI, "--port", "0", "--quiet", "--no-webhooks", "--state", path], { stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        const first = !out.includes("listening on");
+        out += chunk;
+        if (first && out.includes("listening on")) child.kill("SIGTERM"); // in the same tick the banner arrives
+      });
+      const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+      outcomes.push({ code, signal, stopped: out.includes("prospectkit-mock stopped"), unlocked: !existsSync(`${path}.lock`) });
+    }
+    expect(outcomes.filter((outcome) => outcome.code !== 0 || !outcome.stopped || !outcome.unlocked)).toEqual([]);
+  });
+
+  it("with a create in flight (its idempotency key claimed, its answer not yet sent) leaves no stuck key", async () => {
+    const path = newPath();
+    const first = await start(["--state", path, "--no-webhooks", "--latency", "3000"]);
+    const body = { source: "in-flight", payload: {}, idempotencyKey: "in-flight-at-the-stop" };
+    const inFlight = call(first, "POST", "/v0/prospect_logs", body).catch(() => "no answer");
+    await expect.poll(() => readFileSync(path, "utf8").includes('"key":"in-flight-at-the-stop"'), { timeout: 5_000 }).toBe(true);
+    expect(await stop(first, "SIGTERM")).toBe(0);
+    expect(await inFlight).toBe("no answer");
+    expect(readFileSync(path, "utf8")).not.toContain("in-flight-at-the-stop"); // the stop's compaction left the claim out
+
+    const second = await start(["--state", path, "--no-webhooks"]);
+    const retried = await call(second, "POST", "/v0/prospect_logs", body);
+    expect(retried.status).toBe(201);
+    expect((await call(second, "POST", "/v0/prospect_logs", body)).status).toBe(201); // replayed
+  });
+});
+
+describe("--state FILE: a reset after a restart is the same as on the first start", () => {
+  const DATA = {
+    pageGroups: [{ id: "pagegroup_fixture" }],
+    pages: [{ id: "page_fixture", pageGroupId: "pagegroup_fixture", customName: "From --data" }],
+  };
+  const page = (groupId: string, pageId: string) => `/v0/page_groups/${groupId}/pages/${pageId}`;
+
+  it.each([
+    ["without --data: the development tenant gets the demo data back", [] as string[], [page("pagegroup_demo", "page_demo")]],
+    [
+      "with --data: the development tenant gets the demo data and the --data fixtures back",
+      ["--data", "DATA"],
+      [page("pagegroup_demo", "page_demo"), page("pagegroup_fixture", "page_fixture")],
+    ],
+  ])("%s, a tenant made by POST /__mock/tenants is emptied, and the file keeps both", async (_name, extra, pages) => {
+    const path = newPath();
+    const dataFile = newPath();
+    writeFileSync(dataFile, JSON.stringify(DATA));
+    const args = ["--state", path, "--no-webhooks", ...extra.map((arg) => (arg === "DATA" ? dataFile : arg))];
+    const first = await start(args);
+    const made = (await call(first, "POST", "/__mock/tenants")).body as { apiKey: string };
+    await stop(first);
+    const restarted = await start(args); // loads the file
+    const asMade = (cli: CliProcess, method: string, route: string, body?: unknown) =>
+      fetch(`${cli.url}${route}`, {
+        method,
+        headers: { "x-api-key": made.apiKey, ...(body !== undefined && { "content-type": "application/json" }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    expect((await call(restarted, "POST", "/v0/prospect_logs", { source: "before-the-reset", payload: {} })).status).toBe(201);
+    expect((await asMade(restarted, "POST", "/v0/prospect_logs", { source: "made", payload: {} })).status).toBe(201);
+
+    expect((await call(restarted, "POST", "/__mock/reset")).body).toEqual({ reset: true, scope: "tenant" });
+    expect((await asMade(restarted, "POST", "/__mock/reset")).status).toBe(200);
+    const check = async (cli: CliProcess) => {
+      for (const path of pages) expect((await call(cli, "GET", path)).status).toBe(200);
+      expect((await call(cli, "GET", "/__mock/prospect_logs")).body).toEqual({ data: [] });
+      expect(await (await asMade(cli, "GET", "/__mock/state")).json()).toMatchObject({ prospectLogs: [], pages: [] });
+    };
+    await check(restarted);
+    await stop(restarted, "SIGKILL"); // the journal alone must hold the resets' result
+    await check(await start(args));
   });
 });

@@ -1,15 +1,15 @@
 /**
  * The state file (`startMockServer`'s `stateFile`, the CLI's `--state`), in process: the whole
- * state survives a restart, from the compacted file and from a journal a crash left behind; a file
- * that is not a valid state is refused and left untouched; one server per file.
+ * state survives a restart, from the compacted file and from a journal a crash left behind; one
+ * server per file, and a lock that no running prospectkit-mock holds is taken over.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { MockApi } from "../../mock/core.js";
-import { type MockServer, type MockServerOptions, StateFileError, startMockServer } from "../../mock/server/index.js";
-import { FORMAT_LINE } from "../../mock/server/state-file/read.js";
+import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
 import { verifyWebhook } from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "prospectkit-state-"));
@@ -277,102 +277,6 @@ describe("pending webhook deliveries resume after a restart, on their schedule",
   });
 });
 
-/** A state file with `lines` after its format line. */
-function stateFileWith(...lines: string[]): string {
-  const path = newPath();
-  writeFileSync(path, `${[FORMAT_LINE, ...lines].join("\n")}\n`);
-  return path;
-}
-
-/** A valid state line, taken from a server that just started on a fresh file. */
-async function validStateLine(): Promise<string> {
-  const path = newPath();
-  await stop(await start(path));
-  return readFileSync(path, "utf8").split("\n")[1]!;
-}
-
-describe("a file that is not a valid state stops the start, names the problem and is left untouched", () => {
-  it.each([
-    ["not a state file", () => `${JSON.stringify({ pages: [] })}\n`, /not a prospectkit-mock state file/],
-    ["another format version", () => `${JSON.stringify({ format: "prospectkit-mock-state", version: 99 })}\n{}\n`, /format version 99/],
-    ["a state line that is not JSON", (line: string) => `${FORMAT_LINE}\n${line.slice(0, -5)}\n`, /line 2 is not valid JSON/],
-    [
-      "a record that fails validation",
-      (line: string) => `${FORMAT_LINE}\n${line.replace(/"secretsIssued":\d+/, '"secretsIssued":-1')}\n`,
-      /line 2 holds an invalid state: \/secretsIssued/,
-    ],
-    [
-      "a journal line that is not a change",
-      (line: string) => `${FORMAT_LINE}\n${line}\n{"op":"mystery"}\n{"op":"reset"}\n`,
-      /line 3 is not a valid change/,
-    ],
-    [
-      "a change to a tenant that does not exist",
-      (line: string) => `${FORMAT_LINE}\n${line}\n${JSON.stringify({ op: "delete", in: "pages", tenantId: "tenant_nope", id: "p" })}\n`,
-      /line 3 is not a valid change: .*tenant_nope/,
-    ],
-    [
-      "changes that end in a dangling reference",
-      (line: string) => {
-        const tenantId = (JSON.parse(line) as { tenants: { tenant: { id: string } }[] }).tenants[0]!.tenant.id;
-        const version = {
-          id: "v",
-          tenantId,
-          pageId: "page_nope",
-          versionNumber: 1,
-          createdAt: "2024-01-01T00:00:00.000Z",
-          status: "created",
-          computedName: null,
-          processedAt: null,
-          publishedAt: null,
-        };
-        return `${FORMAT_LINE}\n${line}\n${JSON.stringify({ op: "put", in: "pageVersions", tenantId, value: version })}\n`;
-      },
-      /its changes end in an invalid state: \/tenants\/0\/pageVersions\/0\/pageId/,
-    ],
-  ])("%s", async (_name, content, message) => {
-    const path = newPath();
-    const text = content(await validStateLine());
-    writeFileSync(path, text);
-    const error = await startMockServer(options(path)).then(
-      (server) => (running.add(server), undefined),
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(StateFileError);
-    expect((error as Error).message).toMatch(message);
-    expect((error as Error).message).toContain(path);
-    expect((error as Error).message).not.toContain("\n");
-    expect(readFileSync(path, "utf8")).toBe(text);
-  });
-
-  it("a line that is not JSON is named without quoting it (it may hold an API key or a secret)", async () => {
-    const path = stateFileWith(`{"apiKeys":[["secret_key_value", oops`);
-    const error = await startMockServer(options(path)).catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(StateFileError);
-    expect((error as Error).message).toMatch(/line 2 is not valid JSON( \(at character \d+\))?; the file is left as it is$/);
-    expect((error as Error).message).not.toContain("secret_key_value");
-  });
-
-  it("a last line cut short (a write the server died in) is left out, not refused", async () => {
-    const path = stateFileWith(await validStateLine());
-    writeFileSync(path, `${readFileSync(path, "utf8")}{"op":"tenant","val`, { flag: "w" });
-    const server = await start(path);
-    expect(server.api.state.tenants.list()).toHaveLength(1);
-    server.api.state.pages.create({ id: "page_after" }); // appended after the rewrite, not to the cut line
-    await new Promise((done) => setImmediate(done));
-    const copy = newPath();
-    copyFileSync(path, copy);
-    expect((await start(copy)).api.state.pages.get("page_after")).toBeDefined();
-  });
-
-  it("an empty file is a fresh one", async () => {
-    const path = newPath();
-    writeFileSync(path, "");
-    const server = await start(path);
-    expect(server.api.state.tenants.list()).toHaveLength(1);
-  });
-});
-
 describe("one server per state file", () => {
   it("a second server on the same file refuses to start; after the first stops, it starts", async () => {
     const path = newPath();
@@ -382,10 +286,45 @@ describe("one server per state file", () => {
     await start(path);
   });
 
-  it("a lock left by a process that is gone (a crash) is taken over", async () => {
+  /** A process that runs for the test and is not a prospectkit-mock. */
+  function otherProcess(): ChildProcess {
+    const child = spawn("sleep", ["60"], { stdio: "ignore" });
+    children.add(child);
+    return child;
+  }
+  const children = new Set<ChildProcess>();
+  afterEach(() => {
+    for (const child of children) child.kill("SIGKILL");
+    children.clear();
+  });
+
+  const STALE: readonly [string, (path: string) => string, RegExp | null][] = [
+    ["a process that is gone (a crash)", () => "999999999\n", null],
+    ["nothing readable (cut short, edited)", () => '{"pid":', null],
+    [
+      "this very process, not by a server of it (left by an earlier process with its ID, as in a restarted container)",
+      () => `${JSON.stringify({ pid: process.pid, started: "0", token: "an-earlier-process" })}\n`,
+      /its lock named this very process .*: taken over$/,
+    ],
+    [
+      "a running process that is not a prospectkit-mock (its start time is not the one recorded)",
+      () => `${JSON.stringify({ pid: otherProcess().pid, started: "1", token: "a-server-long-gone" })}\n`,
+      /its lock named process \d+, which is running but is not a prospectkit-mock .*: taken over$/,
+    ],
+    [
+      "a running process that is not a prospectkit-mock, in the lock of an older prospectkit (its ID alone)",
+      () => `${otherProcess().pid}\n`,
+      /its lock named process \d+, which is running but is not a prospectkit-mock .*: taken over$/,
+    ],
+  ];
+
+  it.each(STALE)("a lock naming %s is taken over", async (_name, lock, notice) => {
     const path = newPath();
-    writeFileSync(`${path}.lock`, "999999999\n");
-    await start(path);
+    writeFileSync(`${path}.lock`, lock(path));
+    const notices: string[] = [];
+    await start(path, { onStateFileNotice: (message) => notices.push(message) });
+    expect(readFileSync(`${path}.lock`, "utf8")).toMatch(new RegExp(`^(${process.pid}\\n|\\{"pid":${process.pid},)`));
+    expect(notices).toEqual(notice === null ? [] : [expect.stringMatching(notice)]);
   });
 
   it("a lock naming this process that it does not hold is taken over: a container restarted after a crash, where the server is process 1 again", async () => {

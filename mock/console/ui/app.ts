@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { LoggedRequest } from "../../pipeline/request-log.js";
 import { call, keepKey, listOf, startingKey, storedKey, wantOtherKey, whenUnauthorized } from "./api.js";
 import { follow, type LiveEvent } from "./live.js";
+import { Notice } from "./parts.js";
 import type { Listing, PendingFault, TenantState } from "./types.js";
 import { KeyForm } from "./views/key.js";
 import { PagesSection } from "./views/pages.js";
@@ -40,6 +41,8 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
   const [requests, setRequests] = useState<LoggedRequest[]>([]);
   const [{ state, faults, webhooks, problem }, setTenant] = useState(EMPTY_TENANT);
   const [live, setLive] = useState(false);
+  /** What the server last said of its state file (`--state`): writes refused, or taken again. */
+  const [stateFile, setStateFile] = useState<{ writable: boolean; detail: string } | null>(null);
   const pending = useRef<number | undefined>(undefined);
 
   const loadState = async () => {
@@ -69,6 +72,8 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
         );
         soon();
       } else if (event.event === "change") {
+        const file = stateFileChange(event.data);
+        if (file !== null) return setStateFile(file);
         if (isReset(event.data)) setRequests([]), void loadRequests();
         soon();
       } else if (event.event === "ready") {
@@ -110,6 +115,7 @@ function Console({ onSignOut }: { onSignOut(message: string | null): void }) {
     </header>
     <main id="panel" role="tabpanel" aria-labelledby=${`tab-${tab}`} tabindex="-1">
       ${problem && html`<p class="notice error" role="alert">${problem}</p>`}
+      ${stateFile && html`<${Notice} kind=${stateFile.writable ? "ok" : "error"} text=${stateFile.detail} />`}
       ${tab === "requests" && html`<${RequestsView} requests=${requests} />`}
       ${
         tab === "state" &&
@@ -133,6 +139,13 @@ function merge(fetched: readonly LoggedRequest[], current: readonly LoggedReques
   const known = new Set(fetched.map((entry) => entry.requestId));
   const since = fetched.at(-1)?.receivedAt ?? "";
   return [...fetched, ...current.filter((entry) => !known.has(entry.requestId) && entry.receivedAt >= since)];
+}
+
+/** A `change` event that says the server's state file stopped or started taking writes, or null. */
+function stateFileChange(data: unknown): { writable: boolean; detail: string } | null {
+  if (typeof data !== "object" || data === null || !("kind" in data) || data.kind !== "state-file") return null;
+  const { writable, detail } = data as { writable?: unknown; detail?: unknown };
+  return typeof writable === "boolean" && typeof detail === "string" ? { writable, detail } : null;
 }
 
 /** Whether a `change` event's data says the mock was reset. */

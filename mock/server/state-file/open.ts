@@ -1,30 +1,47 @@
 /**
  * `--state FILE` (`startMockServer`'s `stateFile`): the mock's whole state, every tenant, kept in
- * a file across restarts. Opening takes the file's lock and reads it (refusing, untouched, a file
- * that is not a valid state); attaching loads the state into the mock (or, for a fresh file, keeps
- * what the fixtures seeded), compacts the file to it (unless it holds just that state already) and
- * journals every change from then on.
+ * a file across restarts, and no write acknowledged before it is in the file. Opening resolves
+ * the path (a link: once, to its target), takes the file's lock and reads it (refusing, untouched,
+ * a file that is not a valid state); attaching loads the state into the mock (or, for a new file,
+ * keeps what the fixtures seeded) and journals every change from then on. When a write fails
+ * (a full disk, an I/O error, a read-only file system), the changes that were not written are
+ * undone (the mock goes back to what the file holds), the requests that made them are answered
+ * 503 `state_not_persisted`, and every request that could write is refused until a write works
+ * again; reads go on. Both turns are said once, on stderr and in the console's event feed.
  * @module
  */
 import type { MockApi } from "../../core.js";
 import { coreOf } from "../../create-mock-api.js";
+import { MockStateError } from "../../lib/errors.js";
 import { DEFAULT_API_KEY } from "../../options.js";
+import type { Durability, NotPersisted } from "../../pipeline/handler.js";
+import type { TenantCollection } from "../../state/journal.js";
+import type { SavedState } from "../../state/saved-state.js";
 import { StateFileError } from "./error.js";
+import { describeFsError } from "./fs.js";
 import { acquireLock } from "./lock.js";
-import { readStateFile } from "./read.js";
+import { resolveStatePath } from "./path.js";
+import { lineStoredTwice, readStateFile, type StateFileContents } from "./read.js";
+import { createScopes } from "./scopes.js";
 import { openStateWriter, type StateWriter } from "./writer.js";
+
+/** The `Retry-After` of a write refused because the file cannot be written, in seconds. */
+export const RETRY_AFTER_SECONDS = 2;
 
 /** A state file, locked for this server. */
 export interface StateFile {
   /**
-   * Puts the file's state into the mock (a fresh file keeps what the mock was seeded with), then
+   * Puts the file's state into the mock (a new file keeps what the mock was seeded with), then
    * keeps the file up to date with every change.
    * @param apiKeys - the keys the server was started with: each one the state lacks is added to it
+   * @throws {StateFileError} when the file cannot be written at all
    */
   attach(api: MockApi, apiKeys: readonly string[] | Readonly<Record<string, string>> | undefined): void;
-  /** Writes the changes made so far (before an answer leaves). */
-  flush(): void;
-  /** Flushes, compacts the file and releases its lock. */
+  /** What the server's handler asks before it runs a write and before it answers one. */
+  readonly durability: Durability;
+  /** Whether writes are taken now (the delivery loop waits while they are not). */
+  writable(): boolean;
+  /** Writes what is queued, compacts the file and releases its lock. */
   close(): void;
   /** Releases the lock without writing (the server did not start). */
   release(): void;
@@ -51,45 +68,149 @@ function admitKeys(api: MockApi, apiKeys: readonly string[] | Readonly<Record<st
 
 /**
  * Locks and reads a state file.
- * @param path - the file (created on first use)
- * @param onError - told of a journal write that failed once the server runs
+ * @param path - the file (created on first use; a link is followed once, to the file it names)
+ * @param onNotice - told, one line each, of what happens to the file once the server runs (a write
+ *   that failed, writes working again, a compaction that failed, a lock taken over)
  * @throws {StateFileError} when the file is in use, unreadable, not a state file or invalid (then it is left untouched)
  */
-export function openStateFile(path: string, onError: (error: StateFileError) => void): StateFile {
-  const release = acquireLock(path);
-  let read: ReturnType<typeof readStateFile>;
+export function openStateFile(path: string, onNotice: (message: string) => void): StateFile {
+  const target = resolveStatePath(path);
+  const release = acquireLock(path, target, onNotice);
+  let read: StateFileContents | null;
   try {
-    read = readStateFile(path);
+    read = readStateFile(path, target);
   } catch (error) {
     release();
     throw error;
   }
-  const saved = read.state;
+  const scopes = createScopes();
   let writer: StateWriter | null = null;
-  let detach = () => {};
-  const cannotWrite = (error: unknown) =>
-    new StateFileError(path, `cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  let api: MockApi | null = null;
+  let undos = 0;
+  let lastError: unknown;
+  /** The file could not be read back after a failed write: the mock may hold changes it lacks, so no write is taken again. */
+  let broken = false;
+  let closing = false;
+  let refused = false;
+
+  const tell = (writable: boolean, detail: string) => {
+    onNotice(`state file ${path}: ${detail}`);
+    api?.changes.announce(null, { kind: "state-file", writable, detail: `state file ${path}: ${detail}` });
+  };
+  const refusal = (): NotPersisted => ({
+    detail: `The change could not be written to the state file ${path} (${describeFsError(lastError)}), so it was not made. Retry once the file can be written again.`,
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  });
+
+  /** Takes the mock back to what the file holds: the changes that were not written are undone. */
+  function undo(error: unknown): void {
+    lastError = error;
+    if (closing || writer === null || api === null) return;
+    undos += 1;
+    scopes.loseAfter(writer.durable);
+    try {
+      const whole = readStateFile(path, target, writer.goodBytes);
+      if (whole.state !== null) coreOf(api).loadState(whole.state);
+    } catch (reading) {
+      broken = true;
+      onNotice(`state file ${path}: cannot read it back to undo a write that failed (${(reading as Error).message}); restart the server`);
+    }
+    if (refused) return;
+    refused = true;
+    tell(
+      false,
+      `cannot write it (${describeFsError(error)}): the change was undone and refused (503 state_not_persisted); writes are refused until the file can be written again`,
+    );
+  }
+
+  /** The refusal of a file that stores a record twice, naming its line. */
+  function storedTwice(error: MockStateError, state: SavedState): StateFileError {
+    const pointer = error.errors[0]?.pointer ?? "";
+    const [, t, collection] = pointer.split("/").slice(1);
+    const tenantId = state.tenants[Number(t)]?.tenant.id;
+    const line = tenantId === undefined ? undefined : lineStoredTwice(path, target, tenantId, collection as TenantCollection);
+    const where = line === undefined ? pointer : `line ${line}: a record of ${pointer}`;
+    return new StateFileError(path, `${where} is stored twice; the file is left as it is`);
+  }
+
+  const durability: Durability = {
+    track: (run) => scopes.track(undos, run),
+    refusal() {
+      if (broken) return refusal();
+      if (writer === null || !writer.failing || writer.probe()) return null;
+      return refusal();
+    },
+    settle() {
+      const scope = scopes.current();
+      if (writer === null || scope === undefined || scope.last === 0) return null;
+      writer.flush();
+      return scope.lost || scope.last > writer.durable ? refusal() : null;
+    },
+  };
+
   return {
-    attach(api, apiKeys) {
-      const core = coreOf(api);
-      if (saved !== null) core.loadState(saved);
+    attach(mock, apiKeys) {
+      const core = coreOf(mock);
+      const contents = read!;
+      read = null; // the arrays of a large state are not kept twice
+      if (contents.state !== null) {
+        try {
+          core.loadState(contents.state);
+        } catch (error) {
+          if (!(error instanceof MockStateError)) throw error;
+          throw storedTwice(error, contents.state);
+        }
+      }
       try {
-        writer = openStateWriter(path, core.saveState, (error) => onError(cannotWrite(error)), saved !== null && read.compacted);
+        writer = openStateWriter(
+          target,
+          core.saveState,
+          { fresh: contents.state === null, ...contents },
+          {
+            lost: undo,
+            resumed() {
+              if (!refused) return;
+              refused = false;
+              tell(true, "written again: writes are taken again");
+            },
+            notice: (message) => onNotice(`state file ${path}: ${message}`),
+          },
+        );
       } catch (error) {
-        throw cannotWrite(error);
+        throw new StateFileError(path, `cannot write it (${describeFsError(error)})`);
       }
       const journal = writer;
-      core.setJournal((change) => journal.append(change));
-      detach = () => core.setJournal(null);
-      if (saved !== null) admitKeys(api, apiKeys); // journaled like any other change
+      core.setJournal(
+        (change) => {
+          const sequence = journal.append(change);
+          const scope = scopes.current();
+          if (scope !== undefined) scope.last = sequence;
+        },
+        () => {
+          const scope = scopes.current();
+          if (scope !== undefined && undos > scope.undosAtStart) scope.lost = true;
+        },
+      );
+      core.setDurability(durability); // api.fetch keeps its writes as the server's requests do
+      if (contents.state !== null) admitKeys(mock, apiKeys); // journaled like any other change
+      if (!journal.flush()) {
+        core.setJournal(null);
+        core.setDurability(null);
+        journal.close();
+        throw new StateFileError(path, `cannot write it (${describeFsError(lastError)})`);
+      }
+      api = mock;
     },
-    flush: () => writer?.flush(),
+    durability,
+    writable: () => !broken && !(writer?.failing ?? false),
     close() {
-      detach();
+      closing = true;
+      if (api !== null) {
+        coreOf(api).setJournal(null);
+        coreOf(api).setDurability(null);
+      }
       try {
         writer?.close();
-      } catch (error) {
-        onError(cannotWrite(error));
       } finally {
         writer = null;
         release();

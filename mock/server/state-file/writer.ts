@@ -1,20 +1,22 @@
 /**
- * Writing a state file: every change is appended to its journal as one line of JSON, so a write
- * costs the size of what changed, never that of the state. The changes of one request go out in
- * one `write`, before its answer does (a crash or `kill -9` after an answer never loses what it
- * acknowledged); the data reaches the disk within a second (`fdatasync`). Compaction rewrites
- * the file as its format line and the whole state, into a new file that replaces the old one by
- * `rename` only once it is complete and synced: at start (unless the file holds just the state
- * already: a clean stop compacted it), at shutdown, and when the journal has
- * grown past twice the state (so its cost, spread over the writes that grew it, stays constant).
- * Compaction writes the state in 64 KiB chunks, so it never holds the whole text (or its bytes) at
- * once. Both files are created with permissions 0600: the state holds API keys and signing secrets.
+ * Writing a state file. Every change is appended as one line (one record), so a write costs the
+ * size of what changed, never that of the state; the changes queued are written in one append
+ * before the answer that acknowledges them leaves, and reach the disk within a second
+ * (`fdatasync`). The writer knows the offset just past the last complete line: an append that
+ * fails part-way is cut back to it at once, or, if that fails too, before anything else is
+ * written (so a fragment is never followed by more lines). Compaction writes the state's records
+ * into `FILE.tmp`, syncs it and renames it over the file: at start (when due), at a clean stop,
+ * and when the journal has outgrown the state (then instead of appending: the new file holds the
+ * queued changes too). A compaction that fails removes its temporary file and leaves the file as
+ * it was, its journal whole. Both files are created with permissions 0600: the state holds API
+ * keys and signing secrets.
  * @module
  */
-import { chmodSync, closeSync, fdatasync, fstatSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { StateChange } from "../../state/journal.js";
 import type { SavedState } from "../../state/saved-state.js";
+import { stateRecords } from "../../state/state-records.js";
+import { describeFsError, stateFs } from "./fs.js";
 import { FORMAT_LINE } from "./read.js";
 
 /** How often written changes are synced to the disk, at most. */
@@ -24,174 +26,275 @@ export const SYNC_EVERY_MS = 1_000;
 const COMPACT_FACTOR = 2;
 const COMPACT_SLACK_BYTES = 4 * 1024 * 1024;
 
-/** Writes all of `text` at the file's end. */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text);
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-}
-
-/** How much JSON text a compaction gathers before it writes it out. */
+/** How much text a compaction gathers before it writes it out. */
 const CHUNK_CHARS = 64 * 1024;
 
-/**
- * The JSON text of `value`, exactly as `JSON.stringify(value)` writes it, in pieces: arrays and
- * objects are opened and walked down to `depth` levels, below which each value is one piece. A
- * state of any size is so written without ever holding all of its text (or its bytes) at once.
- */
-function* jsonPieces(value: unknown, depth: number): Generator<string> {
-  if (depth === 0 || value === null || typeof value !== "object" || typeof (value as { toJSON?: unknown }).toJSON === "function") {
-    yield JSON.stringify(value) ?? "null";
-    return;
-  }
-  if (Array.isArray(value)) {
-    yield "[";
-    for (let index = 0; index < value.length; index++) {
-      if (index > 0) yield ",";
-      const item: unknown = value[index];
-      if (item === undefined || typeof item === "function" || typeof item === "symbol") yield "null";
-      else yield* jsonPieces(item, depth - 1);
-    }
-    yield "]";
-    return;
-  }
-  yield "{";
-  let first = true;
-  for (const [key, item] of Object.entries(value)) {
-    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
-    yield `${first ? "" : ","}${JSON.stringify(key)}:`;
-    first = false;
-    yield* jsonPieces(item, depth - 1);
-  }
-  yield "}";
-}
+/** What a writer that failed writes (and cuts off again) to learn whether the file can be written again. */
+const PROBE = Buffer.alloc(64 * 1024, 0x20);
 
-/** Writes `value` as one line of JSON, in chunks; returns how many bytes were written. */
-function writeJsonLine(fd: number, value: unknown): number {
-  let chunk = "";
-  let written = 0;
-  const out = (text: string) => {
-    writeAll(fd, text);
-    written += Buffer.byteLength(text);
-  };
-  // Depth 4 reaches each record: the state, its tenants (or webhooks), a tenant, a collection's list.
-  for (const piece of jsonPieces(value, 4)) {
-    chunk += piece;
-    if (chunk.length >= CHUNK_CHARS) {
-      out(chunk);
-      chunk = "";
-    }
-  }
-  out(`${chunk}\n`);
-  return written;
+/** Writes all of `bytes` at the file's end. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += stateFs.writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /** Syncs a directory, so a rename in it is on the disk (not possible on every platform: then skipped). */
 function syncDirectory(path: string): void {
   try {
-    const fd = openSync(dirname(path), "r");
+    const fd = stateFs.openSync(dirname(path), "r");
     try {
-      fsyncSync(fd);
+      stateFs.fsyncSync(fd);
     } finally {
-      closeSync(fd);
+      stateFs.closeSync(fd);
     }
   } catch {
     // Windows cannot open a directory: the rename is still atomic there.
   }
 }
 
-/** A state file's writer: append changes, flush them, compact, close. */
+/** What a writer tells its owner. */
+export interface WriterEvents {
+  /** An append failed: the changes queued since the last write are lost (the owner undoes them in memory). */
+  lost(error: unknown): void;
+  /** A write worked again after one failed. */
+  resumed(): void;
+  /** Something failed that loses nothing (a compaction, a sync): one line. */
+  notice(message: string): void;
+}
+
+/** Where a file stands when its writer opens it (what `readStateFile` found). */
+export interface OpenedAt {
+  /** No file yet (or an empty one): the writer creates it. */
+  readonly fresh: boolean;
+  readonly goodBytes: number;
+  readonly tornBytes: number;
+  readonly compactNow: boolean;
+}
+
+/** A state file's writer. */
 export interface StateWriter {
-  /** Queues one change; it is written at the end of the current task, or by {@link StateWriter.flush}. */
-  append(change: StateChange): void;
-  /** Writes every queued change now. */
-  flush(): void;
-  /** Rewrites the file as the whole state, atomically. */
-  compact(): void;
-  /** Flushes, compacts and closes the file. */
+  /** Queues one change (written at the end of the current task, or by {@link StateWriter.flush}); returns its sequence number. */
+  append(change: StateChange): number;
+  /** Writes every queued change now; false when they could not be written (they are lost: {@link WriterEvents.lost} was told). */
+  flush(): boolean;
+  /** The sequence number of the last change on the disk (every earlier one is there too, or was lost). */
+  readonly durable: number;
+  /** Whether the last write failed (and none has worked since). */
+  readonly failing: boolean;
+  /** The byte offset just past the file's last complete line: what is whole on the disk. */
+  readonly goodBytes: number;
+  /** After a failure: whether the file can be written again (a write, cut off at once); true when nothing failed. */
+  probe(): boolean;
+  /** Writes what is queued, compacts the file, closes it. Never throws: what fails is told, and the file stays whole. */
   close(): void;
 }
 
 /**
- * Opens a state file for writing; the file then holds exactly `save()`.
- * @param path - the file
+ * Opens a state file for writing.
+ * @param target - the file (resolved: never a link)
  * @param save - the whole state now
- * @param onError - told of a write that failed (the server keeps answering; the file lags behind)
- * @param compacted - whether the file already holds exactly `save()`, alone (then it is only made
- *   0600 and opened for appending: a start does not rewrite a large state it has just read)
+ * @param at - where the file stands
+ * @param events - what the writer tells its owner
+ * @throws the file system's error when a new file cannot be created, or an existing one opened for appending
  */
-export function openStateWriter(path: string, save: () => SavedState, onError: (error: Error) => void, compacted = false): StateWriter {
+export function openStateWriter(target: string, save: () => SavedState, at: OpenedAt, events: WriterEvents): StateWriter {
   let fd: number | null = null;
   let queued: string[] = [];
   let scheduled = false;
   let unsynced = false;
-  let stateBytes = 0;
+  let closed = false;
+  let failing = false;
+  let seq = 0;
+  let durable = 0;
+  let goodBytes = at.goodBytes;
+  let mustTruncate = at.tornBytes > 0;
   let journalBytes = 0;
-  let failed = false;
+  let compactAfter = 0;
+  let compactionFailed = false;
 
-  function compact(): void {
-    flush();
-    const temporary = `${path}.tmp`;
-    rmSync(temporary, { force: true }); // a leftover of a crash in the middle of a compaction
-    const out = openSync(temporary, "wx", 0o600);
-    let size: number;
-    try {
-      writeAll(out, `${FORMAT_LINE}\n`);
-      size = Buffer.byteLength(`${FORMAT_LINE}\n`) + writeJsonLine(out, save());
-      fsyncSync(out);
-    } finally {
-      closeSync(out);
+  /** Compacts; a failure is told once until a compaction works again. */
+  function compact(): boolean {
+    const error = rewrite();
+    if (error === null) {
+      compactionFailed = false;
+      return true;
     }
-    chmodSync(temporary, 0o600); // whatever the umask
-    renameSync(temporary, path);
-    syncDirectory(path);
-    if (fd !== null) closeSync(fd);
-    fd = openSync(path, "a", 0o600);
-    stateBytes = size;
-    journalBytes = 0;
+    if (!compactionFailed) events.notice(`cannot compact it (${describeFsError(error)}); it keeps its journal: nothing is lost`);
+    compactionFailed = true;
+    compactAfter = journalBytes + COMPACT_SLACK_BYTES; // not again at every write
+    return false;
   }
 
-  function flush(): void {
-    scheduled = false;
-    if (queued.length === 0 || fd === null) return;
-    const text = `${queued.join("\n")}\n`;
-    queued = [];
+  /** Rewrites the file as the whole state (queued changes included); the error when it could not (the file is then as it was). */
+  function rewrite(): unknown {
+    const temporary = `${target}.tmp`;
+    let out: number | null = null;
+    let size = 0;
     try {
-      writeAll(fd, text);
+      stateFs.rmSync(temporary, { force: true }); // a leftover of a crash in the middle of a compaction
+      out = stateFs.openSync(temporary, "wx", 0o600);
+      let chunk = `${FORMAT_LINE}\n`;
+      const emit = () => {
+        const bytes = Buffer.from(chunk);
+        writeAll(out!, bytes);
+        size += bytes.length;
+        chunk = "";
+      };
+      for (const record of stateRecords(save())) {
+        chunk += `${JSON.stringify(record)}\n`;
+        if (chunk.length >= CHUNK_CHARS) emit();
+      }
+      emit();
+      stateFs.fsyncSync(out);
+      stateFs.closeSync(out);
+      out = null;
+      stateFs.chmodSync(temporary, 0o600); // whatever the umask
+      stateFs.renameSync(temporary, target);
     } catch (error) {
-      if (!failed) onError(error as Error);
-      failed = true;
-      return;
+      if (out !== null) {
+        try {
+          stateFs.closeSync(out);
+        } catch {
+          // closing is all that is left to try
+        }
+      }
+      try {
+        stateFs.rmSync(temporary, { force: true });
+      } catch {
+        // the next compaction removes it first
+      }
+      return error;
     }
+    syncDirectory(target);
+    if (fd !== null) {
+      try {
+        stateFs.closeSync(fd);
+      } catch {
+        // the old file is gone anyway
+      }
+    }
+    fd = null;
+    goodBytes = size;
+    mustTruncate = false;
+    journalBytes = 0;
+    compactAfter = COMPACT_FACTOR * size + COMPACT_SLACK_BYTES;
+    durable = seq;
+    return null;
+  }
+
+  /** Opens the file for appending (once, or again after a compaction) and cuts off what follows its last complete line. */
+  function ready(): number {
+    fd ??= stateFs.openSync(target, "a", 0o600);
+    if (mustTruncate) {
+      stateFs.ftruncateSync(fd, goodBytes);
+      mustTruncate = false;
+    }
+    return fd;
+  }
+
+  function resumed(): void {
+    if (!failing) return;
+    failing = false;
+    events.resumed();
+  }
+
+  function flush(): boolean {
+    scheduled = false;
+    if (queued.length === 0) return true;
+    if (closed) return false;
+    const upTo = seq;
+    const bytes = Buffer.from(`${queued.join("\n")}\n`);
+    queued = [];
+    if (journalBytes + bytes.length > compactAfter && compact()) return resumed(), true;
+    try {
+      writeAll(ready(), bytes);
+    } catch (error) {
+      mustTruncate = true;
+      try {
+        ready(); // cut back now if possible; if not, before the next write
+      } catch {
+        // the next write tries again
+      }
+      failing = true;
+      events.lost(error);
+      return false;
+    }
+    goodBytes += bytes.length;
+    journalBytes += bytes.length;
+    durable = upTo;
     unsynced = true;
-    journalBytes += text.length;
-    if (journalBytes > COMPACT_FACTOR * stateBytes + COMPACT_SLACK_BYTES) compact();
+    resumed();
+    return true;
   }
 
   const timer = setInterval(() => {
     if (!unsynced || fd === null) return;
     unsynced = false;
-    fdatasync(fd, (error) => error && !failed && onError(error));
+    stateFs.fdatasync(fd, (error) => {
+      if (error !== null && error.code !== "EBADF") events.notice(`cannot sync it to the disk (${describeFsError(error)})`);
+    });
   }, SYNC_EVERY_MS);
   timer.unref();
 
-  if (compacted) {
-    chmodSync(path, 0o600);
-    fd = openSync(path, "a", 0o600);
-    stateBytes = fstatSync(fd).size;
-  } else compact();
+  if (at.fresh) {
+    const error = rewrite();
+    if (error !== null) {
+      clearInterval(timer);
+      throw error;
+    }
+  } else {
+    stateFs.chmodSync(target, 0o600);
+    ready();
+    compactAfter = COMPACT_FACTOR * goodBytes + COMPACT_SLACK_BYTES;
+    if (at.compactNow) compact();
+  }
   return {
     append(change) {
+      seq += 1;
+      if (closed) return seq;
       queued.push(JSON.stringify(change));
-      if (scheduled) return;
-      scheduled = true;
-      queueMicrotask(flush);
+      if (!scheduled) {
+        scheduled = true;
+        queueMicrotask(flush);
+      }
+      return seq;
     },
     flush,
-    compact,
+    get durable() {
+      return durable;
+    },
+    get failing() {
+      return failing;
+    },
+    get goodBytes() {
+      return goodBytes;
+    },
+    probe() {
+      if (!failing) return true;
+      try {
+        const file = ready();
+        writeAll(file, PROBE);
+        stateFs.ftruncateSync(file, goodBytes);
+      } catch {
+        mustTruncate = true;
+        return false;
+      }
+      resumed();
+      return true;
+    },
     close() {
+      if (closed) return;
       clearInterval(timer);
-      compact();
-      if (fd !== null) closeSync(fd);
+      flush();
+      closed = true;
+      const error = rewrite();
+      if (error !== null) events.notice(`cannot compact it at the stop (${describeFsError(error)}); it keeps its journal: nothing is lost`);
+      if (fd === null) return;
+      try {
+        stateFs.fsyncSync(fd);
+        stateFs.closeSync(fd);
+      } catch (error) {
+        events.notice(`cannot sync it to the disk (${describeFsError(error)})`);
+      }
       fd = null;
     },
   };

@@ -1,0 +1,276 @@
+/**
+ * The state file (issue 31) keeps what each tenant owns as its own (issue 32), across a restart
+ * from the journal a crash leaves and from the file a compaction writes (format 2):
+ * - a webhook failure run belongs to its tenant: two tenants holding the same subscription ID,
+ *   one failing, come back with the run on the failing one only, and its 5-day deactivation
+ *   reaches that one only;
+ * - a deleted tenant stays deleted, a tenant made by `POST /__mock/tenants` stays one (its key
+ *   never resets the server), a start key stays a start key;
+ * - a format-1 file loads as both earlier releases wrote it: runs of failures as
+ *   `[subscriptionId, since]` (given to the tenant whose failed attempt began the run, else to
+ *   the one tenant holding that ID, else dropped) and journal changes without their tenant, or
+ *   as `[tenantId, subscriptionId, since]` with isolated and deleted tenants.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { coreOf } from "../../mock/create-mock-api.js";
+import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
+import { FORMAT_LINE } from "../../mock/server/state-file/read.js";
+import type { SavedState } from "../../mock/state/saved-state.js";
+import { WEBHOOK_DEACTIVATE_AFTER_MS } from "../../mock/webhooks/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "prospectkit-state-tenants-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let count = 0;
+const newPath = () => join(dir, `state-${++count}.jsonl`);
+
+const HOUR = 3_600_000;
+const T0 = Date.parse("2024-02-29T12:00:00.000Z");
+const KEYS = { key_a: "tenant_a", key_b: "tenant_b" } as const;
+/** The same subscription ID in both tenants, as a demo subscription or a shared fixture gives them. */
+const SHARED_ID = "webhooksubscription_shared";
+
+const running = new Set<MockServer>();
+afterEach(async () => {
+  for (const server of running) await server.close();
+  running.clear();
+});
+
+/** A clock the test moves, and the receivers (by host) that answer 503. */
+const world = { now: T0, failing: new Set<string>() };
+
+async function start(stateFile: string | undefined, extra: MockServerOptions = {}): Promise<MockServer> {
+  const server = await startMockServer({
+    port: 0,
+    apiKeys: KEYS,
+    seed: 5,
+    now: () => world.now,
+    ...(stateFile !== undefined && { stateFile }),
+    webhooks: {
+      deliver: false,
+      fetch: async (request) => new Response(null, { status: world.failing.has(new URL(request.url).host) ? 503 : 204 }),
+    },
+    ...extra,
+  });
+  running.add(server);
+  return server;
+}
+
+async function stop(server: MockServer): Promise<void> {
+  running.delete(server);
+  await server.close();
+}
+
+const call = (server: MockServer, method: string, path: string, key: string) =>
+  fetch(`${server.url}${path}`, { method, headers: { "x-api-key": key } });
+
+const failingSince = (server: MockServer) => coreOf(server.api).saveState().webhooks.failingSince;
+const activeOf = (server: MockServer, tenantId: string) => server.api.state.webhookSubscriptions.get(SHARED_ID, { tenantId })?.active;
+
+/** Both tenants get a subscription with the same ID; one event each, attempted once at T0: tenant A's receiver fails, B's succeeds. */
+async function failOnA(server: MockServer): Promise<void> {
+  world.now = T0;
+  world.failing = new Set(["tenant_a.example"]);
+  for (const tenantId of Object.values(KEYS)) {
+    server.api.state.webhookSubscriptions.create({ id: SHARED_ID, url: `https://${tenantId}.example/hook`, tenantId });
+    server.api.state.forms.emit({ kind: "form.submitted", data: { tenantId }, tenantId });
+  }
+  await server.api.webhooks.runDue();
+}
+
+/** The records of a file (its lines after the format line). */
+const recordsOf = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .slice(1, -1)
+    .map((line) => JSON.parse(line) as Record<string, any>);
+
+describe("a failure run is its tenant's own across a restart (format 2)", () => {
+  it("two tenants with the same subscription ID, one failing: the run comes back on that tenant only, and deactivates that tenant's subscription only", async () => {
+    const path = newPath();
+    const first = await start(path);
+    await failOnA(first);
+    expect(failingSince(first)).toEqual([["tenant_a", SHARED_ID, T0]]);
+    await new Promise((done) => setImmediate(done));
+    const journal = newPath();
+    copyFileSync(path, journal); // as a crash leaves it
+    await stop(first); // compacted
+    const lines = readFileSync(path, "utf8").split("\n");
+    expect(lines[0]).toBe(FORMAT_LINE);
+    expect(recordsOf(path)[0]).toMatchObject({ op: "state" });
+    expect(recordsOf(path).filter((record) => record.op === "webhooks" && record.change.kind === "failing")).toEqual([
+      { op: "webhooks", change: { kind: "failing", tenantId: "tenant_a", subscriptionId: SHARED_ID, since: T0 } },
+    ]);
+
+    for (const file of [journal, path]) {
+      world.now = T0 + HOUR;
+      const restarted = await start(file);
+      expect(failingSince(restarted)).toEqual([["tenant_a", SHARED_ID, T0]]);
+      // Five days on, both receivers fail: A's run began at T0 (deactivated at once), B's begins now (still active).
+      world.now = T0 + WEBHOOK_DEACTIVATE_AFTER_MS + HOUR;
+      world.failing = new Set(["tenant_a.example", "tenant_b.example"]);
+      restarted.api.state.forms.emit({ kind: "form.submitted", data: {}, tenantId: "tenant_b" });
+      await restarted.api.webhooks.runDue();
+      expect({ a: activeOf(restarted, "tenant_a"), b: activeOf(restarted, "tenant_b") }).toEqual({ a: false, b: true });
+      expect(failingSince(restarted)).toEqual([["tenant_b", SHARED_ID, world.now]]);
+      await stop(restarted);
+    }
+  });
+});
+
+describe("tenants made for one test keep what they are across restarts and compactions", () => {
+  it("a deleted tenant stays deleted, a made key never resets the server, a start key still may (from the journal, the stop's compaction, and again)", async () => {
+    const path = newPath();
+    const first = await start(path, { maxTenants: 3 });
+    const made = async () => (await (await call(first, "POST", "/__mock/tenants", "key_a")).json()) as { tenantId: string; apiKey: string };
+    const gone = await made();
+    const kept = await made();
+    expect((await call(first, "DELETE", `/__mock/tenants/${gone.tenantId}`, gone.apiKey)).status).toBe(200);
+    await new Promise((done) => setImmediate(done));
+    const journal = newPath();
+    copyFileSync(path, journal);
+    await stop(first);
+    // The compacted file holds the kept tenant as one made for one test, and nothing of the deleted one.
+    const tenants = recordsOf(path).filter((record) => record.op === "tenant");
+    expect(tenants.map((record) => record.value)).toEqual([
+      { id: "tenant_a", createdAt: expect.any(String) },
+      { id: "tenant_b", createdAt: expect.any(String) },
+      { id: kept.tenantId, createdAt: expect.any(String), isolated: true },
+    ]);
+    expect(readFileSync(path, "utf8")).not.toContain(gone.tenantId);
+
+    const check = async (file: string) => {
+      const restarted = await start(file, { maxTenants: 3 });
+      expect(restarted.api.state.tenants.get(gone.tenantId)).toBeUndefined();
+      expect((await call(restarted, "GET", "/__mock/tenant", gone.apiKey)).status).toBe(401);
+      expect(((await (await call(restarted, "GET", "/__mock/tenant", kept.apiKey)).json()) as { isolated: boolean }).isolated).toBe(true);
+      expect(((await (await call(restarted, "GET", "/__mock/tenant", "key_a")).json()) as { isolated: boolean }).isolated).toBe(false);
+      const refused = await call(restarted, "POST", "/__mock/reset?scope=server", kept.apiKey);
+      expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([403, "start_key_required"]);
+      expect((await call(restarted, "DELETE", "/__mock/tenants/tenant_a", kept.apiKey)).status).toBe(404);
+      expect(restarted.api.state.tenants.get(kept.tenantId)).toEqual({ id: kept.tenantId, createdAt: expect.any(String), isolated: true });
+      return restarted;
+    };
+    await stop(await check(journal));
+    await stop(await check(path));
+    // Compacted again by that stop: the same once more; then the start key ends the kept tenant and may reset the server.
+    const again = await check(path);
+    expect((await call(again, "DELETE", `/__mock/tenants/${kept.tenantId}`, "key_b")).status).toBe(200);
+    await stop(again);
+    const last = await start(path, { maxTenants: 3 });
+    expect(last.api.state.tenants.list().map(({ id }) => id)).toEqual(["tenant_a", "tenant_b"]);
+    expect((await call(last, "POST", "/__mock/reset?scope=server", "key_b")).status).toBe(200);
+  });
+});
+
+/** A saved state in which tenant A's subscription began a failure run at T0 beside B's of the same ID, as live records copied. */
+async function failingState(): Promise<SavedState> {
+  const server = await start(undefined);
+  await failOnA(server);
+  const saved = structuredClone(coreOf(server.api).saveState());
+  await stop(server);
+  return saved;
+}
+
+type Mutable = { -readonly [K in keyof SavedState]: any };
+/** A format 1 file (the format line, the whole state on one line, then its journal). */
+const format1 = (saved: Mutable, journal: readonly object[] = []) =>
+  [JSON.stringify({ format: "prospectkit-mock-state", version: 1 }), JSON.stringify(saved), ...journal.map((change) => JSON.stringify(change))]
+    .join("\n")
+    .concat("\n");
+/** The same state with its runs of failures in the form before tenants kept their own: `[subscriptionId, since]`. */
+const untenanted = (saved: Mutable): Mutable => ({
+  ...saved,
+  webhooks: { ...saved.webhooks, failingSince: saved.webhooks.failingSince.map(([, id, since]: [string, string, number]) => [id, since]) },
+});
+const withoutDeliveries = (saved: Mutable): Mutable => ({ ...saved, webhooks: { ...saved.webhooks, deliveries: [] } });
+const withoutSubscriptionOf = (tenantId: string, saved: Mutable): Mutable => ({
+  ...saved,
+  tenants: saved.tenants.map((part: any) => (part.tenant.id === tenantId ? { ...part, webhookSubscriptions: [] } : part)),
+});
+
+describe("a format-1 file loads, its runs of failures given to their tenant", () => {
+  const CASES: readonly { rule: string; file: (saved: Mutable) => string; runs: readonly (readonly [string, string, number])[] }[] = [
+    {
+      rule: "[subscriptionId, since] goes to the tenant whose failed attempt began the run, though both tenants hold the ID",
+      file: (saved) => format1(untenanted(saved)),
+      runs: [["tenant_a", SHARED_ID, T0]],
+    },
+    {
+      rule: "[subscriptionId, since] with no delivery telling goes to the one tenant holding that ID",
+      file: (saved) => format1(withoutSubscriptionOf("tenant_b", withoutDeliveries(untenanted(saved)))),
+      runs: [["tenant_a", SHARED_ID, T0]],
+    },
+    {
+      rule: "[subscriptionId, since] that nothing gives a tenant (two hold the ID, no delivery tells) is dropped, never given to both",
+      file: (saved) => format1(withoutDeliveries(untenanted(saved))),
+      runs: [],
+    },
+    {
+      rule: "a journal's run started without its tenant goes to the tenant whose failed attempt began it",
+      file: (saved) =>
+        format1({ ...saved, webhooks: { ...saved.webhooks, failingSince: [] } }, [
+          { op: "webhooks", change: { kind: "failing", subscriptionId: SHARED_ID, since: T0 } },
+        ]),
+      runs: [["tenant_a", SHARED_ID, T0]],
+    },
+    {
+      rule: "a journal's run ended without its tenant ends the run saved without one",
+      file: (saved) => format1(untenanted(saved), [{ op: "webhooks", change: { kind: "failing", subscriptionId: SHARED_ID, since: null } }]),
+      runs: [],
+    },
+    {
+      rule: "[tenantId, subscriptionId, since], as the release with tenant books wrote it, stays as it is",
+      file: (saved) => format1(saved),
+      runs: [["tenant_a", SHARED_ID, T0]],
+    },
+  ];
+
+  it.each(CASES)("$rule", async ({ file, runs }) => {
+    const path = newPath();
+    writeFileSync(path, file((await failingState()) as Mutable));
+    const server = await start(path);
+    expect(failingSince(server)).toEqual(runs);
+    await stop(server);
+    // Rewritten at start in format 2, each run with its tenant.
+    expect(readFileSync(path, "utf8").split("\n")[0]).toBe(FORMAT_LINE);
+    const written = recordsOf(path).filter((record) => record.op === "webhooks" && record.change.kind === "failing");
+    expect(written.map(({ change }) => [change.tenantId, change.subscriptionId, change.since])).toEqual(runs);
+  });
+
+  it("a journal's 'forget-events' without its tenant forgets the oldest events of all tenants, as it did then", async () => {
+    const saved = (await failingState()) as Mutable;
+    expect(saved.webhooks.events.map(({ tenantId }: { tenantId: string }) => tenantId)).toEqual(["tenant_a", "tenant_b"]);
+    const path = newPath();
+    writeFileSync(path, format1(saved, [{ op: "webhooks", change: { kind: "forget-events", count: 1 } }]));
+    const server = await start(path);
+    expect(server.api.webhooks.events().map(({ tenantId }) => tenantId)).toEqual(["tenant_b"]);
+  });
+
+  it("with isolated tenants and a deleted one in its journal (as the release with tenant books wrote it): kept as they were", async () => {
+    const server = await start(undefined);
+    const kept = server.api.isolate();
+    const gone = server.api.isolate();
+    const saved = structuredClone(coreOf(server.api).saveState()) as Mutable;
+    await stop(server);
+    const path = newPath();
+    writeFileSync(
+      path,
+      format1(saved, [
+        { op: "key", key: gone.apiKey, tenantId: null },
+        { op: "delete-tenant", tenantId: gone.tenantId },
+        { op: "webhooks", change: { kind: "forget-tenant", tenantId: gone.tenantId } },
+      ]),
+    );
+    const restarted = await start(path);
+    expect(restarted.api.state.tenants.list()).toEqual([
+      { id: "tenant_a", createdAt: expect.any(String) },
+      { id: "tenant_b", createdAt: expect.any(String) },
+      { id: kept.tenantId, createdAt: expect.any(String), isolated: true },
+    ]);
+    expect((await call(restarted, "GET", "/__mock/tenant", gone.apiKey)).status).toBe(401);
+    expect((await call(restarted, "POST", "/__mock/reset?scope=server", kept.apiKey)).status).toBe(403);
+  });
+});
