@@ -5,9 +5,9 @@
  */
 
 import type { WebhookEvent } from "../src/schemas/index.js";
-import type { MockChanges } from "./pipeline/changes.js";
-import type { MockFaults } from "./pipeline/faults.js";
-import type { LoggedRequest, RequestLog } from "./pipeline/request-log.js";
+import type { MockFaults } from "./faults/faults.js";
+import type { MockChanges } from "./observe/changes.js";
+import type { LoggedRequest, RequestLog } from "./observe/request-log.js";
 import type { MockState } from "./state/index.js";
 import type { Delivery, DeliveryAttempt } from "./webhooks/index.js";
 

@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { HttpUrl } from "../src/schemas/index.js";
 import { type Clock, readClock } from "./lib/clock.js";
 import type { Seed } from "./lib/random.js";
-import { checkRetainedRequests, DEFAULT_RETAINED_REQUESTS } from "./pipeline/request-log.js";
+import { checkRetainedRequests, DEFAULT_RETAINED_REQUESTS } from "./observe/request-log.js";
 import type { MockState } from "./state/index.js";
 import type { WebhookOptions } from "./webhooks/index.js";
 /** The API key a mock accepts when `apiKeys` is not given. */

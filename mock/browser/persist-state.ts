@@ -1,9 +1,10 @@
 /**
- * `persistState`: keeps a browser mock's state across page reloads (a mock lives in the page's memory).
+ * `persistState`: keeps a browser mock's state across page reloads (a mock lives in the page's
+ * memory): its snapshot (`api.state.snapshot()`), put back with `api.state.restore()`.
  * @module
  */
-import { coreOf, type MockApi } from "../create-mock-api.js";
 import { MockStateError } from "../lib/errors.js";
+import type { MockApi } from "../mock-api.js";
 
 /** Where {@link persistState} keeps the state, and what tells it the page is going away. */
 export interface PersistStateOptions {
@@ -43,7 +44,6 @@ const FORMAT = "prospectkit/mock state snapshot 1\n";
  * ```
  */
 export function persistState(api: MockApi, options: PersistStateOptions = {}): boolean {
-  const core = coreOf(api);
   const { storage = (globalThis as { sessionStorage?: Storage }).sessionStorage, key = DEFAULT_KEY } = options;
   const page = options.page ?? (globalThis as Partial<EventTarget>);
   if (storage === undefined) throw new TypeError("persistState: no sessionStorage here (it is for a browser page); pass { storage }");
@@ -54,7 +54,7 @@ export function persistState(api: MockApi, options: PersistStateOptions = {}): b
   if (saved !== null) {
     try {
       if (!saved.startsWith(FORMAT)) throw new MockStateError("refused to restore the state: it was saved in another format");
-      core.restoreState(saved.slice(FORMAT.length));
+      api.state.restore(saved.slice(FORMAT.length));
       restored = true;
     } catch (error) {
       if (!(error instanceof MockStateError)) throw error;

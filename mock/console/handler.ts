@@ -6,8 +6,7 @@
  * @module
  */
 import { DEFAULT_API_KEY } from "../core.js";
-import type { MockCore } from "../create-mock-api.js";
-import type { MockApi } from "../mock-api.js";
+import type { MockHost } from "../create-mock-api.js";
 import { problem, type Reply } from "../pipeline/reply.js";
 import type { Route } from "../pipeline/route.js";
 import { consoleAssets, consolePage } from "./page.js";
@@ -31,19 +30,18 @@ const SECURITY_HEADERS = {
 
 /** A public `GET` route of the console at `path` (listed by the index, `GET /__mock`, when it has a summary). */
 function file(path: string, run: Route["run"], summary?: string): Route {
-  return { method: "GET", path, area: "console", public: true, console: true, run, ...(summary !== undefined && { summary }) };
+  return { method: "GET", path, area: "console", public: true, run, ...(summary !== undefined && { summary }) };
 }
 
 /**
  * The console's routes.
- * @param api - the mock
- * @param core - its core (the feed follows the caller's key to its tenant after a reset)
+ * @param mock - the mock (the feed follows the caller's key to its tenant after a reset)
  * @returns the routes, for the server's route table
  */
-export function consoleRoutes(api: MockApi, core: MockCore): Route[] {
+export function consoleRoutes(mock: Pick<MockHost, "api" | "authenticate">): Route[] {
   const assets = consoleAssets(CONSOLE_PATH);
   const tenantOf = (headers: Headers) => {
-    const caller = core.authenticate(headers);
+    const caller = mock.authenticate(headers);
     return caller.ok ? caller.tenant.record.id : null;
   };
   const page: Route["run"] = ({ requestId }) =>
@@ -68,8 +66,7 @@ export function consoleRoutes(api: MockApi, core: MockCore): Route[] {
       path: EVENTS_PATH,
       summary: "Your tenant's changes as server-sent events: ready, then request and change events (x-api-key)",
       area: "console",
-      console: true,
-      run: ({ request }) => changeStream(api.changes, () => tenantOf(request.headers)),
+      run: ({ request }) => changeStream(mock.api.changes, () => tenantOf(request.headers)),
     },
     {
       // A browser navigating to the server's root (Accept names text/html, no API key) is sent to the console; API clients never look like this.

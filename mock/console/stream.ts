@@ -4,7 +4,7 @@
  * that stalls is cut off once its backlog passes a bound, so a stalled tab cannot grow the server's memory.
  * @module
  */
-import type { MockChanges } from "../pipeline/changes.js";
+import type { MockChanges } from "../observe/changes.js";
 import type { Reply } from "../pipeline/reply.js";
 
 /** How often a comment line keeps idle connections (and proxies) open, in milliseconds. */

@@ -8,8 +8,8 @@ import type * as z from "zod/mini";
 import type { FieldError } from "../../src/schemas/index.js";
 import { MockStateError } from "../lib/errors.js";
 import type { MockApi } from "../mock-api.js";
+import type { LoggedRequest } from "../observe/request-log.js";
 import { type MockErrorCode, problem, type Reply } from "../pipeline/reply.js";
-import type { LoggedRequest } from "../pipeline/request-log.js";
 import type { Route, RouteContext } from "../pipeline/route.js";
 import type { Inbox } from "./inbox.js";
 

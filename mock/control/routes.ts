@@ -5,9 +5,9 @@
  * @module
  */
 import { Page } from "../../src/schemas/index.js";
+import type { MockFaults } from "../faults/faults.js";
+import { compileMatch } from "../faults/match.js";
 import type { MockApi } from "../mock-api.js";
-import { compileMatch } from "../pipeline/fault-match.js";
-import type { MockFaults } from "../pipeline/faults.js";
 import { INDEX_ROUTE } from "./index-route.js";
 import { type ControlRoute, missingReference, notFound, Refusal } from "./route.js";
 import {

@@ -6,11 +6,10 @@
  * @module
  */
 import * as z from "zod/mini";
-import { OPERATIONS } from "../../src/operations.js";
 import { DateTime, JsonObjectSchema, OpaqueId, Page, WebhookEventKind } from "../../src/schemas/index.js";
-import { FaultMatchSchema } from "../pipeline/fault-match.js";
-import { FaultSchema } from "../pipeline/faults.js";
-import { LoggedRequestSchema } from "../pipeline/request-log.js";
+import { FaultArmingSchema, FaultOperation, FaultSchema } from "../faults/faults.js";
+import { FaultMatchSchema } from "../faults/match.js";
+import { LoggedRequestSchema } from "../observe/request-log.js";
 import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
 import {
   nullableString,
@@ -22,6 +21,7 @@ import {
 } from "../state/records.js";
 
 export {
+  FaultOperation,
   LoggedRequestSchema,
   PageGroupRecordSchema,
   PageVersionRecordSchema,
@@ -43,30 +43,12 @@ export const ControlPageVersionProcess = ProcessInput;
 /** `POST /__mock/webhook_subscriptions`: `events` null or omitted means every kind. */
 export const ControlSubscriptionCreate = z.omit(SubscriptionInput, withoutTenant);
 
-/** Which calls a fault applies to: `all`, or one operation of the API. */
-export const FaultOperation = z.enum(["all", ...OPERATIONS]);
-
-/** How many calls a fault lasts: a positive integer, or `null` for every call until the faults are cleared. */
-const FaultTimes = z.nullable(z.int().check(z.gte(1)));
-
-const faultScope = { operation: z.optional(FaultOperation), times: z.optional(FaultTimes), match: z.optional(FaultMatchSchema) };
-
 /**
  * `POST /__mock/faults`: one fault for the caller's tenant's next calls (default: the next call of
  * any operation); `match` narrows it to the requests of `operation` whose path parameters and body
- * fields equal the values given.
+ * fields equal the values given. The same schema checks `api.faults`' arguments.
  */
-export const ControlFault = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("status"),
-    status: z.int().check(z.gte(400), z.lte(599)),
-    retryAfter: z.optional(z.int().check(z.gte(0))),
-    ...faultScope,
-  }),
-  z.strictObject({ kind: z.literal("latency"), ms: z.number().check(z.gte(0), z.lte(600_000)), ...faultScope }),
-  z.strictObject({ kind: z.literal("network-error"), afterProcessing: z.optional(z.boolean()), ...faultScope }),
-  z.strictObject({ kind: z.literal("malformed-body"), ...faultScope }),
-]);
+export const ControlFault = FaultArmingSchema;
 /** What `POST /__mock/faults` takes. */
 export type ControlFault = z.output<typeof ControlFault>;
 

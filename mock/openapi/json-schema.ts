@@ -15,7 +15,7 @@ import {
 } from "../../src/schemas/index.js";
 import { EMAIL_PATTERN, Email, HTTP_URL_PATTERN } from "../../src/schemas/primitives.js";
 import { ControlFault } from "../control/schemas.js";
-import { matchJsonSchema } from "../pipeline/fault-match.js";
+import { matchJsonSchema } from "../faults/match.js";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;

@@ -8,7 +8,6 @@ import { type ErrorCode, type FieldError, PROBLEM_CONTENT_TYPE, type ProblemDeta
 import { PROBLEM_STATUSES } from "../../src/schemas/problem.js";
 import type { MockResponse } from "./request.js";
 
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const utf8 = new TextEncoder();
 
 /**
@@ -26,24 +25,6 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
   /** Set when `body` is a problem, so the response gets `application/problem+json`. */
   readonly problem?: boolean;
-  /** What the request log keeps instead of what was sent (the validating proxy: bodies with the key taken out, violations, who answered). */
-  readonly log?: ReplyLog;
-}
-
-/** What a reply asks the request log to keep (see {@link Reply.log}). */
-export interface ReplyLog {
-  readonly requestBody?: unknown;
-  readonly responseBody?: unknown;
-  /** What the exchange broke of the API's contract. */
-  readonly violations?: readonly string[];
-  /** Who answered a proxied request: the target, or the mock (`--fallback`). */
-  readonly answeredBy?: "target" | "mock";
-  /** The request ID the client received, when it is not the mock's own (a proxied target's `x-request-id`). */
-  readonly requestId?: string;
-  /** The full size of each body the log keeps cut short. */
-  readonly truncated?: { readonly requestBody?: number; readonly responseBody?: number };
-  /** Keep no entry: another handler logged this request already (the proxy's fallback). */
-  readonly omit?: true;
 }
 
 /** The problem `type` of a code: a URN naming it (stable, never a link to follow). */
@@ -111,19 +92,16 @@ export function problem(
 const NO_CONTENT = new Set([204, 304]);
 
 /**
- * Renders a reply: the one place an answer gets its body text, its content type and its
- * `x-request-id`. A `HEAD` answer keeps every header of the `GET` answer, states the
- * `content-length` its body would have had and has no body (RFC 9110, 9.3.2).
+ * Renders a reply: the one place an answer gets its body text and its content type. A `HEAD`
+ * answer keeps every header of the `GET` answer, states the `content-length` its body would have
+ * had and has no body (RFC 9110, 9.3.2).
  * @param reply - the route's reply
- * @param requestId - the request's ID
  * @param method - the request's method
- * @param extra - headers every answer of this request carries (the server's CORS headers)
+ * @param extra - headers every answer of this request carries (its `x-request-id`, the server's CORS headers); the reply's own win
  */
-export function render(reply: Reply, requestId: string, method: string, extra: Readonly<Record<string, string>> = NO_HEADERS): MockResponse {
+export function render(reply: Reply, method: string, extra: Readonly<Record<string, string>>): MockResponse {
   const headers: Record<string, string> = { ...extra };
   if (reply.headers !== undefined) for (const name of Object.keys(reply.headers)) headers[name.toLowerCase()] = reply.headers[name]!;
-  // A proxied answer keeps the target's request ID (its problem bodies name it).
-  headers["x-request-id"] ??= requestId;
   if (reply.stream !== undefined) return { status: reply.status, headers, body: method === "HEAD" ? null : reply.stream };
   const text = reply.text ?? (reply.body === undefined || NO_CONTENT.has(reply.status) ? "" : JSON.stringify(reply.body));
   if (reply.problem) headers["content-type"] = PROBLEM_CONTENT_TYPE;

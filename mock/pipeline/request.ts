@@ -68,31 +68,60 @@ export function splitTarget(target: string): { readonly path: string; readonly q
   }
 }
 
-/** Reads a fetch body of at most {@link MAX_BODY_BYTES} without buffering more than that; `null` when larger. */
-async function readCapped(request: Request): Promise<Uint8Array | null> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > MAX_BODY_BYTES) return null;
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return null;
+/**
+ * A request body read up to {@link MAX_BODY_BYTES}, the one cap of every adapter: each feeds it
+ * the chunks as its stream gives them (a fetch body's reader, node's request) and stops reading
+ * once `add` says the body is over the cap. A body whose `Content-Length` says it is larger is
+ * refused before a byte is read ({@link CappedBody.refuses}).
+ */
+export class CappedBody {
+  #chunks: Uint8Array[] = [];
+  #size = 0;
+
+  /** Whether a body declared this long (its `Content-Length`) is over the cap. */
+  static refuses(contentLength: string | null | undefined): boolean {
+    return contentLength != null && /^\d+$/.test(contentLength) && Number(contentLength) > MAX_BODY_BYTES;
+  }
+
+  /** Adds the next chunk; false once the body is over the cap (stop reading: nothing more is kept). */
+  add(chunk: Uint8Array): boolean {
+    if (this.#size > MAX_BODY_BYTES) return false;
+    this.#size += chunk.byteLength;
+    if (this.#size > MAX_BODY_BYTES) {
+      this.#chunks = [];
+      return false;
     }
-    chunks.push(value);
+    this.#chunks.push(chunk);
+    return true;
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+
+  /** The body read, or null when it is over the cap. */
+  bytes(): Uint8Array | null {
+    if (this.#size > MAX_BODY_BYTES) return null;
+    const chunks = this.#chunks;
+    if (chunks.length === 1) return chunks[0]!;
+    const bytes = new Uint8Array(this.#size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return bytes;
   }
-  return bytes;
+}
+
+/** Reads a fetch body through {@link CappedBody}. */
+async function readFetchBody(request: Request): Promise<Uint8Array | null> {
+  if (CappedBody.refuses(request.headers.get("content-length"))) return null;
+  const body = new CappedBody();
+  if (request.body === null) return body.bytes();
+  const reader = request.body.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    if (body.add(next.value)) continue;
+    await reader.cancel().catch(() => undefined);
+    break;
+  }
+  return body.bytes();
 }
 
 /**
@@ -102,7 +131,7 @@ async function readCapped(request: Request): Promise<Uint8Array | null> {
 export function fromFetchRequest(request: Request): MockRequest {
   const { path, query } = splitTarget(request.url);
   let body: Promise<Uint8Array | null> | undefined;
-  return { method: request.method, path, query, headers: request.headers, body: () => (body ??= readCapped(request)) };
+  return { method: request.method, path, query, headers: request.headers, body: () => (body ??= readFetchBody(request)) };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * One entry of the mock's route table, whatever it serves: an operation of the API, a control
  * route, a document, a page of the console. The handler (pipeline/handler.ts) matches a request
- * against the table and applies what the entry declares, in the same order for every route:
- * authentication, faults (API routes), the body and the query, then `run`.
+ * against the table, and its steps apply what the entry declares: its part of the mock (whose
+ * steps it takes), whether it takes a key, its body and its query, then `run`.
  * @module
  */
 import type * as z from "zod/mini";
@@ -12,9 +12,10 @@ import type { Reply } from "./reply.js";
 import type { MockRequest } from "./request.js";
 
 /**
- * The part of the mock a route belongs to. It decides what a request that matches no route of
- * the part gets (the API and the control API check the key first), and which requests the request
- * log keeps and faults apply to (the API's).
+ * The part of the mock a route belongs to. It decides which steps its requests take (faults and
+ * latency apply to the API's, and the request log keeps them; the console's are the console's own
+ * traffic), and what a request that matches no route of the part gets (the API and the control API
+ * check the key first).
  */
 export type RouteArea = "api" | "control" | "document" | "console";
 
@@ -66,8 +67,6 @@ export interface Route {
   readonly query?: z.ZodMiniObject;
   /** Answers only the requests this accepts (the console's root redirect: browser navigations); any other is as if the route were not there. */
   accepts?(request: MockRequest): boolean;
-  /** True for the console's own traffic (its page, files and feed): the CLI prints no line for it. */
-  readonly console?: true;
-  /** Answers the request: a reply, or `null` to drop the connection. */
-  run(context: RouteContext): Reply | null | Promise<Reply | null>;
+  /** Answers the request. */
+  run(context: RouteContext): Reply | Promise<Reply>;
 }

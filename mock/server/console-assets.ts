@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 import { OPERATIONS, updateWebhookSubscriptionRoute } from "../../src/operations.js";
 import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
+import { MATCH_FIELDS } from "../faults/match.js";
 import { DEFAULT_API_KEY } from "../options.js";
-import { MATCH_FIELDS } from "../pipeline/fault-match.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 

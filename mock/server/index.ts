@@ -5,7 +5,7 @@
  * @module prospectkit/mock/server
  */
 
-export type { AnsweredRequest } from "../pipeline/handler.js";
+export type { AnsweredRequest } from "./answered.js";
 export type { ServerWebhookOptions } from "./delivery.js";
 export type { ProxyOptions, SeenExchange } from "./proxy.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./start.js";

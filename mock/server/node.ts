@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MockHandler } from "../pipeline/handler.js";
-import { type MockRequest, type MockResponse, splitTarget } from "../pipeline/request.js";
+import { CappedBody, type MockRequest, type MockResponse, splitTarget } from "../pipeline/request.js";
 import { lingerIfEarly } from "./linger.js";
-import { declaresTooLargeBody, headersOf, readBody } from "./read-body.js";
+import { headersOf, readBody } from "./read-body.js";
 
 const ignore = () => undefined;
 
@@ -18,7 +18,7 @@ function mockRequestOf(request: IncomingMessage, response: ServerResponse): Mock
   let body: Promise<Uint8Array | null> | undefined;
   const read = () => {
     // A body declared over the cap is refused before `100 Continue`: the client never sends it.
-    if (request.headers.expect?.toLowerCase() === "100-continue" && !declaresTooLargeBody(request)) response.writeContinue();
+    if (request.headers.expect?.toLowerCase() === "100-continue" && !CappedBody.refuses(request.headers["content-length"])) response.writeContinue();
     return readBody(request);
   };
   return { method: request.method ?? "GET", path, query, headers: headersOf(request.rawHeaders), body: () => (body ??= read()) };

@@ -1,7 +1,8 @@
 /**
- * The validating proxy (`prospectkit-mock --proxy-to URL`): the API's routes with a different
- * `run`, in front of the mock's own in the one route table, so the handler's `Host`/`Origin`
- * checks, CORS, the request log and the CLI lines apply as to every request. Each request is
+ * The validating proxy (`prospectkit-mock --proxy-to URL`): a step of the server's handler, in the
+ * API's part before the key check (the target checks the key), so the handler's `Host`/`Origin`
+ * checks, CORS, faults, latency, the request log and the CLI lines apply as to every request. A
+ * request for an operation of the API (the mock answers the others: 404, 405) is
  * forwarded to the target with the caller's `x-api-key` (never logged or stored: the log keeps
  * bodies with the key taken out), and each request and answer is checked against the API's
  * schemas by the same check `verify` uses (mock/verify/exchange.ts); what they break is logged as
@@ -9,19 +10,17 @@
  * received), the proxy's own beside it; a body longer than the log keeps is kept as a prefix with
  * its full size, so the log's memory stays bounded whatever flows through. With `fallback`, a
  * target that does not answer (refused, timed out) or has no such route (a 404 that is not a
- * problem body) is answered by the mock, marked as such.
+ * problem body) is answered by the mock, marked as such: the step hands the request to the next
+ * steps, the mock's own.
  * @module
  */
 import { API_KEY_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
 import { createRedactor } from "../../src/redact.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
-import type { MockCore } from "../create-mock-api.js";
-import { operationRoute } from "../operations/index.js";
-import { problem, type Reply } from "../pipeline/reply.js";
-import type { MockRequest } from "../pipeline/request.js";
-import { loggedBody } from "../pipeline/request-log.js";
-import type { Route } from "../pipeline/route.js";
+import { loggedBody } from "../observe/request-log.js";
+import type { Exchange, Next, Step } from "../pipeline/exchange.js";
+import { problem } from "../pipeline/reply.js";
 import { answerViolations, requestViolations } from "../verify/exchange.js";
 
 /** One exchange the proxy saw, with every key taken out (what `--record` keeps). */
@@ -88,101 +87,94 @@ async function readBytes(response: Response): Promise<Uint8Array> {
 const isMissingRoute = (status: number, headers: Headers) =>
   status === 404 && headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== PROBLEM_CONTENT_TYPE;
 
+/** The mock answers: the request goes on to the mock's own steps, its entry marked as the mock's. */
+function fallBack(x: Exchange, next: Next) {
+  x.logAs = { answeredBy: "mock" };
+  return next(x);
+}
+
 /**
- * The proxy's routes: one per operation of the API, each forwarding to the target.
- * @param core - the mock's core (its handler answers a fallback)
+ * The proxy's step.
  * @param options - the target, the fallback, the recording
- * @returns the routes, to put in front of the API's own
+ * @returns the step, for the API's part of the server's handler
  */
-export function proxyRoutes(core: MockCore, options: ProxyOptions): Route[] {
+export function proxyStep(options: ProxyOptions): Step {
   const { target, fallback = false, onExchange, timeoutMs = 30_000 } = options;
   const send = options.fetch ?? fetch;
   const base = target.replace(/\/+$/, "");
-  let mock: ReturnType<MockCore["createHandler"]> | undefined;
-
-  /** The mock's own answer, logged by its handler (marked as the mock's), not again by the proxy's. */
-  async function answerFromMock(request: MockRequest, bytes: Uint8Array | undefined): Promise<Reply | null> {
-    mock ??= core.createHandler({ answeredBy: "mock" });
-    const response = await mock({ ...request, body: () => Promise.resolve(bytes ?? new Uint8Array()) });
-    if (response === null) return null;
-    const text = typeof response.body === "string" ? response.body : "";
-    return { status: response.status, text, headers: response.headers, log: { omit: true, answeredBy: "mock" } };
-  }
-
-  return OPERATION_TABLE.map(
-    (row): Route => ({
-      ...operationRoute(row),
-      // The target checks the key: the mock's own keys have nothing to say here.
-      public: true,
-      body: "raw",
-      async run({ request, requestId, body }) {
-        const bytes = body instanceof Uint8Array ? body : undefined;
-        const key = request.headers.get(API_KEY_HEADER);
-        const redactor = key === null ? undefined : createRedactor(key);
-        const clean = <T>(value: T): T => (redactor === undefined ? value : redactor.json(value));
-        const requestText = bytes === undefined ? "" : new TextDecoder().decode(bytes);
-        const requestBody = parseJson(requestText);
-        const headers = new Headers();
-        for (const name of FORWARDED) {
-          const value = request.headers.get(name);
-          if (value !== null) headers.set(name, value);
-        }
-        let response: Response;
-        let received: Uint8Array;
-        try {
-          response = await send(`${base}${request.path}${request.query === "" ? "" : `?${request.query}`}`, {
-            method: request.method,
-            headers,
-            ...(bytes !== undefined && request.method !== "GET" && request.method !== "HEAD" && { body: bytes as Uint8Array<ArrayBuffer> }),
-            redirect: "manual",
-            signal: AbortSignal.timeout(timeoutMs),
-          });
-          received = await readBytes(response);
-        } catch (error) {
-          if (fallback) return answerFromMock(request, bytes);
-          const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-          return problem(requestId, "target_unreachable", `The proxy target ${base} did not answer (${cause}).`);
-        }
-        if (fallback && isMissingRoute(response.status, response.headers)) return answerFromMock(request, bytes);
-        const text = new TextDecoder().decode(received);
-        const responseBody = parseJson(text);
-        const violations = [
-          ...(row.method === "GET" ? [] : requestViolations(row.name, requestBody)),
-          ...answerViolations(row.name, { status: response.status, headers: response.headers, body: responseBody }, requestBody),
-          ...(redactor?.holds(text) ? ["the answer carries the API key sent"] : []),
-        ];
-        onExchange?.({ operation: row.name, status: response.status, requestBody: clean(requestBody), responseBody: clean(responseBody) });
-        const passed: Record<string, string> = {};
-        for (const [name, value] of response.headers) if (!DROPPED.has(name)) passed[name] = value;
-        const sent = loggedBody(requestText, requestBody);
-        const answered = loggedBody(text, responseBody);
-        const seenId = response.headers.get(REQUEST_ID_HEADER);
-        // The bytes as the target sent them, passed on as they are (never encoded again from the text).
-        passed["content-length"] = String(received.length);
-        return {
-          status: response.status,
-          stream: new ReadableStream<Uint8Array>({
-            start(controller) {
-              if (received.length > 0) controller.enqueue(received);
-              controller.close();
-            },
-          }),
-          headers: passed,
-          log: {
-            requestBody: clean(sent.body),
-            responseBody: clean(answered.body),
-            violations,
-            answeredBy: "target",
-            ...(seenId !== null && { requestId: seenId }),
-            ...((sent.size !== undefined || answered.size !== undefined) && {
-              truncated: {
-                ...(sent.size !== undefined && { requestBody: sent.size }),
-                ...(answered.size !== undefined && { responseBody: answered.size }),
-              },
-            }),
-          },
-        };
-      },
-    }),
-  );
+  const rows = new Map(OPERATION_TABLE.map((row) => [row.name, row]));
+  return async (x, next) => {
+    const row = x.route?.operation === undefined ? undefined : rows.get(x.route.operation);
+    if (row === undefined) return next(x);
+    const { request } = x;
+    const bytes = row.method === "GET" ? new Uint8Array() : await x.bytes();
+    if (bytes === undefined) return;
+    if (bytes === null) return void (x.reply = problem(x.requestId, "payload_too_large", "The body is larger than 1 MiB."));
+    const key = request.headers.get(API_KEY_HEADER);
+    const redactor = key === null ? undefined : createRedactor(key);
+    const clean = <T>(value: T): T => (redactor === undefined ? value : redactor.json(value));
+    const requestText = new TextDecoder().decode(bytes);
+    const requestBody = parseJson(requestText);
+    const headers = new Headers();
+    for (const name of FORWARDED) {
+      const value = request.headers.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+    let response: Response;
+    let received: Uint8Array;
+    try {
+      response = await send(`${base}${request.path}${request.query === "" ? "" : `?${request.query}`}`, {
+        method: request.method,
+        headers,
+        ...(request.method !== "GET" && request.method !== "HEAD" && { body: bytes as Uint8Array<ArrayBuffer> }),
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      received = await readBytes(response);
+    } catch (error) {
+      if (fallback) return fallBack(x, next);
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      return void (x.reply = problem(x.requestId, "target_unreachable", `The proxy target ${base} did not answer (${cause}).`));
+    }
+    if (fallback && isMissingRoute(response.status, response.headers)) return fallBack(x, next);
+    const text = new TextDecoder().decode(received);
+    const responseBody = parseJson(text);
+    const violations = [
+      ...(row.method === "GET" ? [] : requestViolations(row.name, requestBody)),
+      ...answerViolations(row.name, { status: response.status, headers: response.headers, body: responseBody }, requestBody),
+      ...(redactor?.holds(text) ? ["the answer carries the API key sent"] : []),
+    ];
+    onExchange?.({ operation: row.name, status: response.status, requestBody: clean(requestBody), responseBody: clean(responseBody) });
+    const passed: Record<string, string> = {};
+    for (const [name, value] of response.headers) if (!DROPPED.has(name)) passed[name] = value;
+    const sent = loggedBody(requestText, requestBody);
+    const answered = loggedBody(text, responseBody);
+    const seenId = response.headers.get(REQUEST_ID_HEADER);
+    // The bytes as the target sent them, passed on as they are (never encoded again from the text).
+    passed["content-length"] = String(received.length);
+    x.reply = {
+      status: response.status,
+      stream: new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (received.length > 0) controller.enqueue(received);
+          controller.close();
+        },
+      }),
+      headers: passed,
+    };
+    x.logAs = {
+      requestBody: clean(sent.body),
+      responseBody: clean(answered.body),
+      violations,
+      answeredBy: "target",
+      // The ID the client received: the target's, the proxy's own beside it.
+      ...(seenId !== null && { requestId: seenId, ...(seenId !== x.requestId && { proxyRequestId: x.requestId }) }),
+      ...((sent.size !== undefined || answered.size !== undefined) && {
+        truncated: {
+          ...(sent.size !== undefined && { requestBody: sent.size }),
+          ...(answered.size !== undefined && { responseBody: answered.size }),
+        },
+      }),
+    };
+  };
 }

@@ -8,6 +8,7 @@
  */
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import type { MockHandler } from "../pipeline/handler.js";
 import { problem, render } from "../pipeline/reply.js";
 import { type MockResponse, splitTarget } from "../pipeline/request.js";
@@ -86,7 +87,7 @@ export function createRawAnswerer(handler: MockHandler, newRequestId: () => stri
       const [status, detail] = (error.code !== undefined && CLIENT_ERRORS[error.code]) || MALFORMED;
       const requestId = newRequestId();
       const reply = problem(requestId, "invalid_request", detail, { status, title: STATUS_CODES[status] ?? "Bad request" });
-      endByHand(socket, rawHttpResponse(render(reply, requestId, "GET")));
+      endByHand(socket, rawHttpResponse(render(reply, "GET", { [REQUEST_ID_HEADER]: requestId })));
     },
   };
 }

@@ -8,13 +8,13 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { consoleRoutes } from "../console/handler.js";
-import { createMockApi, type MockApi, type MockApiOptions, type MockState } from "../core.js";
-import { coreOf } from "../create-mock-api.js";
-import { createExposure, type ExposureOptions } from "../pipeline/exposure.js";
-import type { AnsweredRequest } from "../pipeline/handler.js";
+import type { MockApi, MockApiOptions, MockState } from "../core.js";
+import { createMock, type MockHost } from "../create-mock-api.js";
+import { type AnsweredRequest, answered } from "./answered.js";
 import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
+import { createExposure, type ExposureOptions, exposureStep } from "./exposure.js";
 import { nodeListener } from "./node.js";
-import { type ProxyOptions, proxyRoutes } from "./proxy.js";
+import { type ProxyOptions, proxyStep } from "./proxy.js";
 import { createRawAnswerer } from "./raw-requests.js";
 import { openStateFile, type StateFile } from "./state-file/open.js";
 
@@ -118,6 +118,15 @@ function originOf(host: string, port: number): string {
  * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  return (await startServer(options)).server;
+}
+
+/**
+ * Starts the server and gives its mock's {@link MockHost} beside it (for tests of what the server
+ * keeps: its whole saved state).
+ * @param options - as {@link startMockServer}'s
+ */
+export async function startServer(options: MockServerOptions = {}): Promise<{ readonly server: MockServer; readonly mock: MockHost }> {
   const {
     port = DEFAULT_PORT,
     host = DEFAULT_HOST,
@@ -141,44 +150,42 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const stateFile: StateFile | undefined = statePath === undefined ? undefined : openStateFile(statePath, onStateFileNotice);
   // Node 24.6 and later (and recent Node 22s) keep an idle connection `keepAliveTimeoutBuffer` (default 1 s) past the timeout the answer advertises.
   const server = createServer({ keepAlive: true, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, keepAliveTimeoutBuffer: 0 });
-  let api: MockApi;
+  let mock: MockHost;
   let url: string;
   try {
     await once(server.listen(port, host), "listening"); // rejects with the listen error (EADDRINUSE, ...)
     url = originOf(host, (server.address() as AddressInfo).port);
     const seeded = url;
-    api = createMockApi({
+    mock = createMock({
       ...mockOptions,
       baseUrl: url,
       webhooks: delivery.mockOptions,
       ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url: seeded }) }),
     });
-    stateFile?.attach(api, mockOptions.apiKeys);
+    stateFile?.attach(mock, mockOptions.apiKeys);
   } catch (error) {
     server.close();
     stateFile?.release();
     throw error;
   }
   const bound = (server.address() as AddressInfo).port;
+  const { api } = mock;
   // Deliveries wait while the state file takes no writes (an attempt could not be recorded).
   delivery.start(api.webhooks, stateFile?.writable);
-  const core = coreOf(api);
-  const handler = core.createHandler({
-    routes: [...(proxy === undefined ? [] : proxyRoutes(core, proxy)), ...consoleRoutes(api, core)],
-    exposure,
+  const handler = mock.handler({
+    routes: consoleRoutes(mock),
+    edge: [...(onRequest === undefined ? [] : [answered(onRequest)]), exposureStep(exposure)],
+    api: proxy === undefined ? [] : [proxyStep(proxy)],
     latencyMs,
-    // The changes a request made are written before its answer leaves (or it is refused, its changes undone).
-    ...(stateFile !== undefined && { durability: stateFile.durability }),
-    ...(onRequest !== undefined && { onAnswered: onRequest }),
   });
   const listener = nodeListener(handler);
   server.on("request", listener);
   // Expect: 100-continue: the listener sends `100 Continue` only if a route asks for the body.
   server.on("checkContinue", listener);
-  const raw = createRawAnswerer(handler, core.newRequestId);
+  const raw = createRawAnswerer(handler, mock.newRequestId);
   server.on("clientError", raw.clientError);
   server.on("connect", raw.connect);
-  return {
+  const running: MockServer = {
     url,
     port: bound,
     api,
@@ -190,4 +197,5 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         stateFile?.close();
       }),
   };
+  return { server: running, mock };
 }

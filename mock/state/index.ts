@@ -5,7 +5,7 @@
 import type { MockStateError } from "../lib/errors.js";
 import { type PageGroupsApi, type PagesApi, type PageVersionsApi, pageGroupsApi, pagesApi, pageVersionsApi } from "./pages-api.js";
 import { type ProspectLogsApi, type ProspectsApi, prospectLogsApi, prospectsApi } from "./prospects-api.js";
-import { snapshotStore } from "./snapshot.js";
+import { restoreStore, snapshotStore } from "./saved-state.js";
 import type { Store } from "./store.js";
 import { type ApiKeysApi, apiKeysApi, type TenantsApi, tenantsApi } from "./tenants-api.js";
 import { type FormsApi, formsApi, type WebhookSubscriptionsApi, webhookSubscriptionsApi } from "./webhook-subscriptions-api.js";
@@ -38,6 +38,20 @@ export interface MockState {
   readonly defaultTenantId: string | null;
   /** The whole state as canonical JSON (API keys only counted): equal states give equal strings. */
   snapshot(): string;
+  /**
+   * Puts back a snapshot of this mock (`snapshot()`, taken earlier or by a mock created with the
+   * same options): every tenant's records and idempotency keys become the snapshot's. Keys, webhook
+   * events and deliveries, the request log and the faults stay as they are.
+   * @param snapshot - what `snapshot()` gave
+   * @throws {MockStateError} changing nothing, for text that is not a valid snapshot of a mock with the same tenants and keys
+   * @example
+   * ```ts
+   * const seeded = api.state.snapshot();
+   * api.state.prospectLogs.create({ source: "crm", payload: {}, email: "ada@example.com" });
+   * api.state.restore(seeded); // the log is gone again
+   * ```
+   */
+  restore(snapshot: string): void;
 }
 
 /**
@@ -59,5 +73,6 @@ export function createMockState(current: () => Store): MockState {
       return current().defaultTenantId;
     },
     snapshot: () => snapshotStore(current()),
+    restore: (snapshot) => restoreStore(current(), snapshot),
   };
 }

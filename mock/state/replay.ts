@@ -16,8 +16,7 @@ import {
 } from "../webhooks/index.js";
 import { type StateChange, TENANT_COLLECTIONS, type TenantCollection } from "./journal.js";
 import type { TenantRecord } from "./records.js";
-import type { SavedState, SavedStateLine } from "./saved-state.js";
-import type { TenantSnapshot } from "./snapshot.js";
+import type { SavedState, SavedStateLine, TenantSnapshot } from "./saved-state.js";
 
 const COLLECTIONS = TENANT_COLLECTIONS;
 

@@ -13,29 +13,11 @@ import { MockStateError } from "../lib/errors.js";
 import { SavedDeliverySchema, SavedEventSchema } from "../webhooks/index.js";
 import { ApiKey } from "./inputs.js";
 import { type StateChange, TENANT_COLLECTIONS, type TenantCollection } from "./journal.js";
-import {
-  IdempotencyRecordSchema,
-  PageGroupRecordSchema,
-  PageRecordSchema,
-  PageVersionRecordSchema,
-  ProspectLogRecordSchema,
-  ProspectRecordSchema,
-  SubscriptionRecordSchema,
-  TenantRecordSchema,
-} from "./records.js";
+import { TenantRecordSchema } from "./records.js";
 import type { SavedChange } from "./replay.js";
-import type { SavedState } from "./saved-state.js";
+import { RECORD_SCHEMAS, type SavedState } from "./saved-state.js";
 
-/** The schema of each collection's records: the one rule for a stored record, whatever form holds it. */
-export const RECORD_SCHEMAS = {
-  prospects: ProspectRecordSchema,
-  prospectLogs: ProspectLogRecordSchema,
-  idempotency: IdempotencyRecordSchema,
-  pageGroups: PageGroupRecordSchema,
-  pages: PageRecordSchema,
-  pageVersions: PageVersionRecordSchema,
-  webhookSubscriptions: SubscriptionRecordSchema,
-} as const satisfies Record<TenantCollection, z.ZodMiniType>;
+export { RECORD_SCHEMAS };
 
 const put = <C extends TenantCollection>(collection: C) =>
   z.object({ op: z.literal("put"), in: z.literal(collection), tenantId: OpaqueId, value: RECORD_SCHEMAS[collection] });

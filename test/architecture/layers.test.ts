@@ -13,7 +13,8 @@ const LAYERS: readonly (readonly [name: string, members: readonly string[]])[] =
   ["utilities: clock, seeded randomness, IDs, canonical JSON, hash, errors", ["mock/lib"]],
   ["the contract check: the black-box rules, their HTTP harness, reports, the exchange check", ["mock/verify"]],
   ["state and the webhook engine", ["mock/state", "mock/webhooks"]],
-  ["the request pipeline: the one handler, router, auth, body, replies, faults, log, changes, exposure", ["mock/pipeline"]],
+  ["what the mock keeps beside its state: the faults armed, the request log, the change feed", ["mock/faults", "mock/observe"]],
+  ["the request pipeline: the one handler, its steps, the router, requests and replies", ["mock/pipeline"]],
   ["the route table: the API's operations, the control API, the documents", ["mock/mock-api.ts", "mock/operations", "mock/control", "mock/openapi"]],
   ["createMockApi", ["mock/options.ts", "mock/create-mock-api.ts"]],
   [

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FaultOperation } from "../../mock/control/schemas.js";
+import { FaultOperation } from "../../mock/faults/faults.js";
 import { createMockApi, OPERATIONS as MOCK_OPERATIONS } from "../../mock/index.js";
 import { createOpenApiDocument } from "../../mock/openapi/document.js";
 import { apiRoutes } from "../../mock/operations/index.js";

@@ -5,7 +5,7 @@
  * is matched, and tested, without anyone remembering to.
  */
 import { describe, expect, it } from "vitest";
-import { MATCH_FIELDS } from "../../mock/pipeline/fault-match.js";
+import { MATCH_FIELDS } from "../../mock/faults/match.js";
 import { MATCH_ROWS } from "../conformance/rules/matched-faults.js";
 
 describe("the fields a match may name", () => {

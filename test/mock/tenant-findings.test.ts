@@ -9,7 +9,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { createMockApi, type MockApi, MockStateError } from "../../mock/core.js";
-import { createRequestLog, type LoggedRequest } from "../../mock/pipeline/request-log.js";
+import { createRequestLog, type LoggedRequest } from "../../mock/observe/request-log.js";
 import { WEBHOOK_DEACTIVATE_AFTER_MS } from "../../mock/webhooks/index.js";
 
 const HOUR = 3_600_000;

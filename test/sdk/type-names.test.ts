@@ -79,7 +79,7 @@ const SOURCE_OF_TRUTH_CODE = `
 import type * as z from "zod/mini";
 import { Page, ProspectLog, ProspectLogCreate, PublishedVersion, WebhookEvent, WebhookSubscription, WebhookSubscriptionUpdate } from "prospectkit";
 import type { LoggedRequest, PageGroupRecord, PageRecord, PageVersionRecord, ProspectLogRecord, ProspectRecord, WebhookSubscriptionRecord } from "prospectkit/mock/core";
-import type { LoggedRequestSchema } from "../../mock/pipeline/request-log.js";
+import type { LoggedRequestSchema } from "../../mock/observe/request-log.js";
 import type * as records from "../../mock/state/records.js";
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 type KnownFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };

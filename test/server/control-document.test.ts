@@ -15,8 +15,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTROL_ROUTES } from "../../mock/control/routes.js";
 import { OPERATIONS } from "../../mock/core.js";
+import { MATCH_FIELDS } from "../../mock/faults/match.js";
 import { createControlOpenApiDocument, createOpenApiDocument } from "../../mock/openapi/document.js";
-import { MATCH_FIELDS } from "../../mock/pipeline/fault-match.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { controlValidator, undescribedAnswers, watchControlAnswers } from "./support/control-answers.js";
 

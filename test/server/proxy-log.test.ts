@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { createMockApi, type LoggedRequest } from "../../mock/index.js";
-import { LOGGED_BODY_LIMIT } from "../../mock/pipeline/request-log.js";
+import { LOGGED_BODY_LIMIT } from "../../mock/observe/request-log.js";
 import { createRecording } from "../../mock/server/recording.js";
 import { type MockServer, startMockServer } from "../../mock/server/start.js";
 import { deploymentMock, INPUTS, KEYS } from "../verify/support/deployments.js";

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { createMockApi, type LoggedRequest } from "../../mock/index.js";
-import type { AnsweredRequest } from "../../mock/pipeline/handler.js";
+import type { AnsweredRequest } from "../../mock/server/answered.js";
 import { createRecording } from "../../mock/server/recording.js";
 import { type MockServer, startMockServer } from "../../mock/server/start.js";
 import { deploymentMock, INPUTS, KEYS } from "../verify/support/deployments.js";

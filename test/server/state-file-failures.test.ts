@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { MockChange } from "../../mock/pipeline/changes.js";
+import type { MockChange } from "../../mock/observe/changes.js";
 import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
 import { undescribedAnswers } from "./support/control-answers.js";
 import { createDisk, type FullAt, type FullOptions } from "./support/disk.js";

@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { coreOf } from "../../mock/create-mock-api.js";
 import { type MockServer, type MockServerOptions, StateFileError, startMockServer } from "../../mock/server/index.js";
+import { startServer } from "../../mock/server/start.js";
 import { FORMAT_LINE } from "../../mock/server/state-file/read.js";
 import type { SavedState } from "../../mock/state/saved-state.js";
 import { stateRecords } from "../../mock/state/state-records.js";
@@ -54,7 +54,7 @@ async function refusalOf(path: string): Promise<StateFileError | undefined> {
 
 /** A saved state holding one record of every kind (a prospect with each identifier, a subscription, a delivery), as live records. */
 async function savedState(): Promise<SavedState> {
-  const server = await startMockServer({ port: 0, apiKeys: [KEY], seed: 11, webhooks: { deliver: false } });
+  const { server, mock } = await startServer({ port: 0, apiKeys: [KEY], seed: 11, webhooks: { deliver: false } });
   running.add(server);
   const { state } = server.api;
   state.prospectLogs.create({ source: "crm", payload: { n: 1 }, email: "ada@example.com", phoneNumber: "+4930123456", name: "Ada" });
@@ -64,7 +64,7 @@ async function savedState(): Promise<SavedState> {
   state.pageVersions.publish(version.id);
   state.webhookSubscriptions.create({ url: "http://127.0.0.1:9/hook" });
   state.forms.emit({ kind: "form.submitted", data: { form: "f" } });
-  return structuredClone(coreOf(server.api).saveState());
+  return structuredClone(mock.save());
 }
 
 /** The state as a format 2 file: the format line, then one record per line. */

@@ -15,8 +15,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { coreOf } from "../../mock/create-mock-api.js";
-import { type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
+import type { MockHost } from "../../mock/create-mock-api.js";
+import type { MockServer, MockServerOptions } from "../../mock/server/index.js";
+import { startServer } from "../../mock/server/start.js";
 import { FORMAT_LINE } from "../../mock/server/state-file/read.js";
 import type { SavedState } from "../../mock/state/saved-state.js";
 import { WEBHOOK_DEACTIVATE_AFTER_MS } from "../../mock/webhooks/index.js";
@@ -41,8 +42,12 @@ afterEach(async () => {
 /** A clock the test moves, and the receivers (by host) that answer 503. */
 const world = { now: T0, failing: new Set<string>() };
 
+/** The mock of each server started here: its whole saved state, keys and webhook books included, is read from it. */
+const mocks = new Map<MockServer, MockHost>();
+const savedOf = (server: MockServer) => mocks.get(server)!.save();
+
 async function start(stateFile: string | undefined, extra: MockServerOptions = {}): Promise<MockServer> {
-  const server = await startMockServer({
+  const { server, mock } = await startServer({
     port: 0,
     apiKeys: KEYS,
     seed: 5,
@@ -54,6 +59,7 @@ async function start(stateFile: string | undefined, extra: MockServerOptions = {
     },
     ...extra,
   });
+  mocks.set(server, mock);
   running.add(server);
   return server;
 }
@@ -66,7 +72,7 @@ async function stop(server: MockServer): Promise<void> {
 const call = (server: MockServer, method: string, path: string, key: string) =>
   fetch(`${server.url}${path}`, { method, headers: { "x-api-key": key } });
 
-const failingSince = (server: MockServer) => coreOf(server.api).saveState().webhooks.failingSince;
+const failingSince = (server: MockServer) => savedOf(server).webhooks.failingSince;
 const activeOf = (server: MockServer, tenantId: string) => server.api.state.webhookSubscriptions.get(SHARED_ID, { tenantId })?.active;
 
 /** Both tenants get a subscription with the same ID; one event each, attempted once at T0: tenant A's receiver fails, B's succeeds. */
@@ -169,7 +175,7 @@ describe("tenants made for one test keep what they are across restarts and compa
 async function failingState(): Promise<SavedState> {
   const server = await start(undefined);
   await failOnA(server);
-  const saved = structuredClone(coreOf(server.api).saveState());
+  const saved = structuredClone(savedOf(server));
   await stop(server);
   return saved;
 }
@@ -253,7 +259,7 @@ describe("a format-1 file loads, its runs of failures given to their tenant", ()
     const server = await start(undefined);
     const kept = server.api.isolate();
     const gone = server.api.isolate();
-    const saved = structuredClone(coreOf(server.api).saveState()) as Mutable;
+    const saved = structuredClone(savedOf(server)) as Mutable;
     await stop(server);
     const path = newPath();
     writeFileSync(

@@ -4,7 +4,7 @@
  */
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { LoggedRequest } from "../../pipeline/request-log.js";
+import type { LoggedRequest } from "../../observe/request-log.js";
 import { call, keepKey, listOf, startingKey, storedKey, wantOtherKey, whenUnauthorized } from "./api.js";
 import { follow, type LiveEvent } from "./live.js";
 import { Notice } from "./parts.js";

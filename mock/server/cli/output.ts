@@ -10,8 +10,8 @@ import { CONSOLE_PATH } from "../../console/handler.js";
 import { CONTROL_PATH_PREFIX } from "../../control/route.js";
 import { CONTROL_ROUTES } from "../../control/routes.js";
 import { OPENAPI_PATH } from "../../openapi/routes.js";
-import type { AnsweredRequest } from "../../pipeline/handler.js";
 import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
+import type { AnsweredRequest } from "../answered.js";
 
 /** What the banner shows. */
 export interface BannerInput {

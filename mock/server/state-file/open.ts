@@ -10,11 +10,10 @@
  * again; reads go on. Both turns are said once, on stderr and in the console's event feed.
  * @module
  */
-import type { MockApi } from "../../core.js";
-import { coreOf } from "../../create-mock-api.js";
+import type { MockHost } from "../../create-mock-api.js";
 import { MockStateError } from "../../lib/errors.js";
 import { DEFAULT_API_KEY } from "../../options.js";
-import type { Durability, NotPersisted } from "../../pipeline/handler.js";
+import type { Durability, NotPersisted } from "../../pipeline/steps/durability.js";
 import type { TenantCollection } from "../../state/journal.js";
 import type { SavedState } from "../../state/saved-state.js";
 import { StateFileError } from "./error.js";
@@ -36,9 +35,7 @@ export interface StateFile {
    * @param apiKeys - the keys the server was started with: each one the state lacks is added to it
    * @throws {StateFileError} when the file cannot be written at all
    */
-  attach(api: MockApi, apiKeys: readonly string[] | Readonly<Record<string, string>> | undefined): void;
-  /** What the server's handler asks before it runs a write and before it answers one. */
-  readonly durability: Durability;
+  attach(mock: MockHost, apiKeys: readonly string[] | Readonly<Record<string, string>> | undefined): void;
   /** Whether writes are taken now (the delivery loop waits while they are not). */
   writable(): boolean;
   /** Writes what is queued, compacts the file and releases its lock. */
@@ -47,19 +44,16 @@ export interface StateFile {
   release(): void;
 }
 
-/** Whether the mock accepts `key`. */
-function accepts(api: MockApi, key: string): boolean {
-  return coreOf(api).authenticate(new Headers({ "x-api-key": key })).ok;
-}
-
 /** Adds each key the server was started with that the restored state lacks, so `--api-key` always lets its caller in. */
-function admitKeys(api: MockApi, apiKeys: readonly string[] | Readonly<Record<string, string>> = [DEFAULT_API_KEY]): void {
+function admitKeys(mock: MockHost, apiKeys: readonly string[] | Readonly<Record<string, string>> = [DEFAULT_API_KEY]): void {
+  const { api } = mock;
+  const accepts = (key: string) => mock.authenticate(new Headers({ "x-api-key": key })).ok;
   const { tenants, apiKeys: keys } = api.state;
   const wanted = Array.isArray(apiKeys)
     ? (apiKeys as readonly string[]).map((key) => [key, undefined] as const)
     : Object.entries(apiKeys as Readonly<Record<string, string>>);
   for (const [key, tenantId] of wanted) {
-    if (accepts(api, key)) continue;
+    if (accepts(key)) continue;
     if (tenantId === undefined ? api.state.defaultTenantId === null : tenants.get(tenantId) === undefined) {
       tenants.create({ ...(tenantId !== undefined && { id: tenantId }), apiKeys: [key] });
     } else keys.issue({ key, ...(tenantId !== undefined && { tenantId }) });
@@ -85,7 +79,7 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
   }
   const scopes = createScopes();
   let writer: StateWriter | null = null;
-  let api: MockApi | null = null;
+  let attached: MockHost | null = null;
   let undos = 0;
   let lastError: unknown;
   /** The file could not be read back after a failed write: the mock may hold changes it lacks, so no write is taken again. */
@@ -95,7 +89,7 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
 
   const tell = (writable: boolean, detail: string) => {
     onNotice(`state file ${path}: ${detail}`);
-    api?.changes.announce(null, { kind: "state-file", writable, detail: `state file ${path}: ${detail}` });
+    attached?.api.changes.announce(null, { kind: "state-file", writable, detail: `state file ${path}: ${detail}` });
   };
   const refusal = (): NotPersisted => ({
     detail: `The change could not be written to the state file ${path} (${describeFsError(lastError)}), so it was not made. Retry once the file can be written again.`,
@@ -105,12 +99,12 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
   /** Takes the mock back to what the file holds: the changes that were not written are undone. */
   function undo(error: unknown): void {
     lastError = error;
-    if (closing || writer === null || api === null) return;
+    if (closing || writer === null || attached === null) return;
     undos += 1;
     scopes.loseAfter(writer.durable);
     try {
       const whole = readStateFile(path, target, writer.goodBytes);
-      if (whole.state !== null) coreOf(api).loadState(whole.state);
+      if (whole.state !== null) attached.load(whole.state);
     } catch (reading) {
       broken = true;
       onNotice(`state file ${path}: cannot read it back to undo a write that failed (${(reading as Error).message}); restart the server`);
@@ -150,12 +144,11 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
 
   return {
     attach(mock, apiKeys) {
-      const core = coreOf(mock);
       const contents = read!;
       read = null; // the arrays of a large state are not kept twice
       if (contents.state !== null) {
         try {
-          core.loadState(contents.state);
+          mock.load(contents.state);
         } catch (error) {
           if (!(error instanceof MockStateError)) throw error;
           throw storedTwice(error, contents.state);
@@ -164,7 +157,7 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
       try {
         writer = openStateWriter(
           target,
-          core.saveState,
+          mock.save,
           { fresh: contents.state === null, ...contents },
           {
             lost: undo,
@@ -180,35 +173,31 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
         throw new StateFileError(path, `cannot write it (${describeFsError(error)})`);
       }
       const journal = writer;
-      core.setJournal(
-        (change) => {
+      // Every change is appended, and every write of the server's requests and of api.fetch kept before it is answered.
+      mock.attach({
+        journal(change) {
           const sequence = journal.append(change);
           const scope = scopes.current();
           if (scope !== undefined) scope.last = sequence;
         },
-        () => {
+        onDiscarded() {
           const scope = scopes.current();
           if (scope !== undefined && undos > scope.undosAtStart) scope.lost = true;
         },
-      );
-      core.setDurability(durability); // api.fetch keeps its writes as the server's requests do
+        durability,
+      });
       if (contents.state !== null) admitKeys(mock, apiKeys); // journaled like any other change
       if (!journal.flush()) {
-        core.setJournal(null);
-        core.setDurability(null);
+        mock.attach(null);
         journal.close();
         throw new StateFileError(path, `cannot write it (${describeFsError(lastError)})`);
       }
-      api = mock;
+      attached = mock;
     },
-    durability,
     writable: () => !broken && !(writer?.failing ?? false),
     close() {
       closing = true;
-      if (api !== null) {
-        coreOf(api).setJournal(null);
-        coreOf(api).setDurability(null);
-      }
+      attached?.attach(null);
       try {
         writer?.close();
       } finally {

@@ -1,7 +1,7 @@
 /** The live request log: newest first, filtered by operation and status, each row expandable to its bodies and field errors. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import type { LoggedRequest } from "../../../pipeline/request-log.js";
+import type { LoggedRequest } from "../../../observe/request-log.js";
 import { clock, Json, StatusBadge } from "../parts.js";
 
 declare const __OPERATIONS__: readonly string[];

@@ -7,7 +7,6 @@
 import type { WebhookEventKind } from "../../src/schemas/index.js";
 import type { StateChange } from "../state/journal.js";
 import type { LoggedRequest } from "./request-log.js";
-import type { Route } from "./route.js";
 
 /**
  * One change: an API request was answered (`request`, carrying the logged entry), the tenant's
@@ -79,46 +78,28 @@ export function createChangeFeed(): MockChanges {
 }
 
 /**
- * Which API requests changed their caller's data, told by the store's writes: so that the feed
- * sends `state` after a request's own `request` (an API request that wrote), and never for one
- * that wrote nothing (a read, a refusal, a replayed idempotent request).
+ * How many writes each tenant's data has had (records stored, changed or removed), as the store's
+ * journal reports them: the writes step (`pipeline/steps/writes.ts`) compares a tenant's count
+ * before and after its route runs.
  */
-export interface WriteTracker {
-  /** Hears one change of the state, as the store's journal reports it. */
+export interface WriteCounter {
+  /** Hears one change of the state. */
   hear(change: StateChange): void;
-  /** An API route whose requests are tracked: a request that wrote to its caller's records is remembered until {@link tookWrites} asks. */
-  track(route: Route): Route;
-  /** Whether the request (just logged) wrote to its caller's records; it is forgotten then. */
-  tookWrites(requestId: string): boolean;
-  /** Forgets everything (a reset of the whole mock). */
+  /** How many writes a tenant's data has had. */
+  of(tenantId: string): number;
+  /** Forgets every count (a reset of the whole mock). */
   clear(): void;
 }
 
-/** Creates a tracker of each tenant's writes (stored, changed or removed records). */
-export function createWriteTracker(): WriteTracker {
+/** Creates a counter of each tenant's writes. */
+export function createWriteCounter(): WriteCounter {
   const counts = new Map<string, number>();
-  const wrote = new Set<string>();
   const of = (tenantId: string) => counts.get(tenantId) ?? 0;
   return {
     hear(change) {
       if (change.op === "put" || change.op === "delete") counts.set(change.tenantId, of(change.tenantId) + 1);
     },
-    track: (route) => ({
-      ...route,
-      async run(context) {
-        const tenantId = context.tenant?.record.id;
-        if (tenantId === undefined) return route.run(context);
-        // Another request of the tenant may write meanwhile: its data changed all the same.
-        const before = of(tenantId);
-        const reply = await route.run(context);
-        if (of(tenantId) !== before) wrote.add(context.requestId);
-        return reply;
-      },
-    }),
-    tookWrites: (requestId) => wrote.delete(requestId),
-    clear() {
-      counts.clear();
-      wrote.clear();
-    },
+    of,
+    clear: () => counts.clear(),
   };
 }

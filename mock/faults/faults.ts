@@ -6,10 +6,8 @@
  */
 import * as z from "zod/mini";
 import { OPERATIONS, type OperationId } from "../../src/operations.js";
-import { ERROR_CODES } from "../../src/schemas/index.js";
-import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../../src/schemas/problem.js";
-import { bodyMatches, type CompiledMatch, compileMatch, type FaultMatch, paramsMatch } from "./fault-match.js";
-import { problem, type Reply } from "./reply.js";
+import { toFieldErrors } from "../../src/schemas/index.js";
+import { bodyMatches, type CompiledMatch, compileMatch, type FaultMatch, FaultMatchSchema, paramsMatch } from "./match.js";
 
 /** Which calls a fault applies to: one operation, or `"all"` (every request the mock receives). */
 export type FaultTarget = OperationId | "all";
@@ -28,6 +26,34 @@ export const FaultSchema = z.union([
 
 /** One injected fault: a status, a latency, a dropped connection or a malformed body (its fields are documented in `FaultSchema`, mock/faults.ts). */
 export type Fault = z.output<typeof FaultSchema>;
+
+/** Which calls a fault applies to: `all`, or one operation of the API. */
+export const FaultOperation = z.enum(["all", ...OPERATIONS]);
+
+const scope = {
+  operation: z.optional(FaultOperation),
+  /** How many calls: a positive integer, or `null` for every call until the faults are cleared. */
+  times: z.optional(z.nullable(z.int().check(z.gte(1)))),
+  match: z.optional(FaultMatchSchema),
+};
+
+/**
+ * What arms one fault, the one check of every way in: `api.faults` (its arguments, a `TypeError`
+ * naming the first that fails) and `POST /__mock/faults` (the body, a 400 listing every field).
+ */
+export const FaultArmingSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("status"),
+    status: z.int().check(z.gte(400), z.lte(599)),
+    retryAfter: z.optional(z.int().check(z.gte(0))),
+    ...scope,
+  }),
+  z.strictObject({ kind: z.literal("latency"), ms: z.number().check(z.gte(0), z.lte(600_000)), ...scope }),
+  z.strictObject({ kind: z.literal("network-error"), afterProcessing: z.optional(z.boolean()), ...scope }),
+  z.strictObject({ kind: z.literal("malformed-body"), ...scope }),
+]);
+/** What arms one fault (what {@link FaultArmingSchema} accepts). */
+export type FaultArming = z.output<typeof FaultArmingSchema>;
 
 /** Which calls and how many. */
 export interface FaultOptions {
@@ -99,12 +125,12 @@ export interface FaultRegistry {
   clearTenant(tenantId: string): void;
   /** The faults a request takes before its body is read (none armed: at once, nothing allocated). */
   take(request: FaultRequest): TakenFaults;
-  /** Then those whose match reads the body, for the slots still empty (none armed: `taken` itself). */
+  /** Then those whose match reads the body, for what `taken` left empty (only those newly taken). */
   takeByBody(request: FaultRequest, body: unknown, taken: TakenFaults): TakenFaults;
 }
 
 /** What a call takes when nothing is armed (the common case: no search, no allocation). */
-const NO_FAULTS: TakenFaults = Object.freeze({ latencyMs: 0, fault: null });
+export const NO_FAULTS: TakenFaults = Object.freeze({ latencyMs: 0, fault: null });
 
 interface Armed {
   readonly fault: Fault;
@@ -115,43 +141,41 @@ interface Armed {
   remaining: number;
 }
 
-function checkOptions(options: FaultOptions): { operation: FaultTarget; times: number; match: FaultMatch | null; compiled: CompiledMatch } {
-  const { operation = "all", times = 1, match } = options;
-  if (operation !== "all" && !OPERATIONS.includes(operation)) {
-    throw new TypeError(`faults: operation must be "all" or one of ${OPERATIONS.join(", ")}`);
-  }
-  if (!(times === Infinity || (Number.isInteger(times) && times > 0))) {
-    throw new TypeError("faults: times must be a positive integer or Infinity");
-  }
-  if (match !== undefined && (typeof match !== "object" || match === null || Array.isArray(match))) {
-    throw new TypeError("faults: match must be an object of field names and values");
-  }
+/** A fault armed: the arming checked by the one schema, then its match by its operation's fields. */
+function check(arming: FaultArming | Record<string, unknown>): {
+  fault: Fault;
+  operation: FaultTarget;
+  times: number;
+  match: FaultMatch | null;
+  compiled: CompiledMatch;
+} {
+  const parsed = FaultArmingSchema.safeParse(arming);
+  if (!parsed.success)
+    throw new TypeError(
+      `faults: ${toFieldErrors(parsed.error.issues, arming)
+        .map((error) => `${error.pointer.slice(1)}: ${error.detail}`)
+        .join("; ")}`,
+    );
+  const { operation = "all", times, match, ...spec } = parsed.data;
   const compiled = compileMatch(operation, match ?? {});
   if (Array.isArray(compiled)) throw new TypeError(`faults: ${compiled.map((p) => p.detail).join("; ")}`);
-  return { operation, times, match: match === undefined ? null : { ...match }, compiled };
+  const fault: Fault =
+    spec.kind === "status"
+      ? { kind: "status", status: spec.status, retryAfterSeconds: spec.retryAfter ?? (spec.status === 429 ? 1 : null) }
+      : spec.kind === "network-error"
+        ? { kind: "network-error", afterProcessing: spec.afterProcessing ?? false }
+        : spec;
+  return { fault, operation, times: times === undefined ? 1 : (times ?? Infinity), match: match === undefined ? null : { ...match }, compiled };
 }
 
-/** A `MockFaults` over one registry: how it arms, clears and lists (every fault, or one tenant's). */
-function armingApi(arm: (fault: Fault, options: FaultOptions) => void, clear: () => void, pending: () => PendingFault[]): MockFaults {
+/** A `MockFaults` over one registry: its arguments as an arming, checked once (`check`). */
+function armingApi(arm: (arming: Record<string, unknown>) => void, clear: () => void, pending: () => PendingFault[]): MockFaults {
+  const scoped = ({ operation, times, match }: FaultOptions) => ({ operation, times: times === Infinity ? null : times, match });
   return {
-    status(status, options = {}) {
-      if (!Number.isInteger(status) || status < 400 || status > 599) throw new TypeError("faults: status must be an integer from 400 to 599");
-      const { retryAfter = status === 429 ? 1 : undefined } = options;
-      if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && retryAfter >= 0)) {
-        throw new TypeError("faults: retryAfter must be a whole number of seconds");
-      }
-      arm({ kind: "status", status, retryAfterSeconds: retryAfter ?? null }, options);
-    },
-    latency(ms, options = {}) {
-      if (!(Number.isFinite(ms) && ms >= 0)) throw new TypeError("faults: latency must be a finite number of milliseconds >= 0");
-      arm({ kind: "latency", ms }, options);
-    },
-    networkError(options = {}) {
-      arm({ kind: "network-error", afterProcessing: options.afterProcessing ?? false }, options);
-    },
-    malformedBody(options = {}) {
-      arm({ kind: "malformed-body" }, options);
-    },
+    status: (status, options = {}) => arm({ kind: "status", status, retryAfter: options.retryAfter, ...scoped(options) }),
+    latency: (ms, options = {}) => arm({ kind: "latency", ms, ...scoped(options) }),
+    networkError: (options = {}) => arm({ kind: "network-error", afterProcessing: options.afterProcessing, ...scoped(options) }),
+    malformedBody: (options = {}) => arm({ kind: "malformed-body", ...scoped(options) }),
     clear,
     pending,
   };
@@ -174,8 +198,8 @@ export function createFaults(): FaultRegistry {
     armed = armed.filter(keep);
     byBody = armed.filter((entry) => entry.compiled.body.length > 0).length;
   };
-  const armFor = (tenantId: string | null) => (fault: Fault, options: FaultOptions) => {
-    const { operation, times, match, compiled } = checkOptions(options);
+  const armFor = (tenantId: string | null) => (arming: Record<string, unknown>) => {
+    const { fault, operation, times, match, compiled } = check(arming);
     armed.push({ fault, operation, match, compiled, tenantId, remaining: times });
     if (compiled.body.length > 0) byBody += 1;
   };
@@ -195,14 +219,12 @@ export function createFaults(): FaultRegistry {
     if (entry.remaining <= 0) remove((a) => a !== entry);
     return entry.fault;
   };
+  /** The faults newly taken for the slots `taken` left empty. */
   const takeInto = (request: FaultRequest, body: { value: unknown } | null, taken: TakenFaults): TakenFaults => {
     const latency = taken.latencyMs === 0 ? consume(request, true, body) : null;
     const fault = taken.fault === null ? consume(request, false, body) : null;
-    if (latency === null && fault === null) return taken;
-    return {
-      latencyMs: latency?.kind === "latency" ? latency.ms : taken.latencyMs,
-      fault: fault !== null && fault.kind !== "latency" ? fault : taken.fault,
-    };
+    if (latency === null && fault === null) return NO_FAULTS;
+    return { latencyMs: latency?.kind === "latency" ? latency.ms : 0, fault: fault !== null && fault.kind !== "latency" ? fault : null };
   };
   return {
     api: armingApi(
@@ -218,35 +240,6 @@ export function createFaults(): FaultRegistry {
       ),
     clearTenant: (tenantId) => remove((entry) => entry.tenantId !== tenantId),
     take: (request) => (armed.length === 0 ? NO_FAULTS : takeInto(request, null, NO_FAULTS)),
-    takeByBody: (request, body, taken) => (byBody === 0 ? taken : takeInto(request, { value: body }, taken)),
+    takeByBody: (request, body, taken) => (byBody === 0 ? NO_FAULTS : takeInto(request, { value: body }, taken)),
   };
-}
-
-/**
- * The problem reply of an injected status fault.
- * @param requestId - the request's ID
- * @param status - the status armed (400 to 599)
- * @param retryAfterSeconds - the `Retry-After` to send, if any
- */
-export function faultReply(requestId: string, status: number, retryAfterSeconds: number | null): Reply {
-  const code =
-    status === 429
-      ? "rate_limited"
-      : status >= 500
-        ? "internal_error"
-        : (ERROR_CODES.find((c) => PROBLEM_STATUSES[c].status === status) ?? "invalid_request");
-  return problem(requestId, code, `The mock answers ${status} because a fault was injected for this call.`, {
-    status,
-    ...(EXTRA_STATUS_TITLES[status] !== undefined && { title: EXTRA_STATUS_TITLES[status] }),
-    ...(retryAfterSeconds !== null && { headers: { "retry-after": String(retryAfterSeconds) } }),
-  });
-}
-
-/**
- * A malformed-body fault's reply: the body cut in half, what a client sees when a proxy mangles a response.
- * @param reply - the reply the request would have had
- */
-export function malformed(reply: Reply): Reply {
-  const text = reply.text ?? JSON.stringify(reply.body);
-  return { ...reply, text: text.slice(0, Math.max(1, text.length >> 1)) };
 }

@@ -13,6 +13,8 @@
  */
 import { API_KEY_HEADER, REPLAYED_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
 import { API_PREFIX } from "../../src/operations.js";
+import type { Step } from "../pipeline/exchange.js";
+import { problem } from "../pipeline/reply.js";
 
 /** Who may reach the server: `startMockServer`'s `allowedHosts` and `corsOrigins`, the CLI's `--allowed-host` and `--cors-origin`. */
 export interface ExposureOptions {
@@ -156,3 +158,27 @@ export function createExposure(options: ExposureOptions, boundHost: string): Exp
     preflightHeaders: (path, origin) => ({ ...corsHeaders(path, origin), ...PREFLIGHT }),
   };
 }
+
+/**
+ * The server's exposure step, at the edge of its handler: a request from a place the server does
+ * not serve is answered 403 (and logged); a CORS preflight (`OPTIONS` with
+ * `Access-Control-Request-Method`, which browsers send without a key) 204; any other gets the
+ * CORS headers of its path on whatever answers it.
+ * @param exposure - the server's checks
+ */
+export const exposureStep =
+  (exposure: Exposure): Step =>
+  (x, next) => {
+    const { headers, method } = x.request;
+    const origin = headers.get("origin") ?? undefined;
+    const refusal = exposure.refusal(x.path, headers.get("host") ?? undefined, origin);
+    if (refusal !== null) {
+      x.logged = true;
+      x.reply = problem(x.requestId, refusal.code, refusal.detail);
+      return;
+    }
+    Object.assign(x.headers, exposure.corsHeaders(x.path, origin));
+    if (method === "OPTIONS" && headers.has("access-control-request-method"))
+      x.reply = { status: 204, headers: exposure.preflightHeaders(x.path, origin) };
+    else return next(x);
+  };

@@ -1,0 +1,33 @@
+/**
+ * The log step: once a request is answered, the request log keeps it (an API request, or one the
+ * server's checks refused), as the client saw it: never a header, so never the API key. An
+ * adapter's step may keep more, or something else (`Exchange.logAs`: the proxy's fields).
+ * @module
+ */
+import { formatTimestamp } from "../../lib/clock.js";
+import type { LoggedRequest } from "../../observe/request-log.js";
+import type { Step } from "../exchange.js";
+
+/**
+ * @param record - keeps an entry (and tells the live feed; `wrote`: the request changed its caller's data)
+ */
+export const log =
+  (record: (entry: LoggedRequest, wrote: boolean) => void): Step =>
+  async (x, next) => {
+    await next(x);
+    if (!x.logged) return;
+    const { reply, request } = x;
+    const entry: LoggedRequest = {
+      requestId: x.requestId,
+      method: request.method,
+      path: request.path,
+      operation: x.route?.operation ?? null,
+      status: reply?.status ?? 0,
+      requestBody: x.body,
+      responseBody: reply == null ? undefined : (reply.text ?? reply.body),
+      receivedAt: formatTimestamp(x.receivedAtMs),
+      durationMs: Math.round((performance.now() - x.startedAt) * 100) / 100,
+      tenantId: x.area === null ? null : (x.tenant?.record.id ?? null),
+    };
+    record(x.logAs === undefined ? entry : { ...entry, ...x.logAs }, x.wrote);
+  };
