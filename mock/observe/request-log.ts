@@ -171,11 +171,30 @@ export function checkRetainedRequests(limit: number): number {
   return limit;
 }
 
-/** One tenant's entries (or those no known key made), oldest first, trimmed in batches. */
+/**
+ * One tenant's entries (or those no known key made), oldest first, each with its place in the
+ * order of every entry (`seqs`, beside them: a read merges tenants by it), trimmed in batches.
+ */
 class Entries {
   list: LoggedRequest[] = [];
+  seqs: number[] = [];
+  add(entry: LoggedRequest, seq: number, limit: number): void {
+    this.list.push(entry);
+    this.seqs.push(seq);
+    // Up to twice the limit before trimming: one copy per `limit` requests instead of one per request.
+    if (this.list.length >= 2 * limit) this.trim(limit);
+  }
+  trim(limit: number): void {
+    this.list = this.list.slice(-limit);
+    this.seqs = this.seqs.slice(-limit);
+  }
   kept(limit: number): LoggedRequest[] {
     return this.list.length > limit ? this.list.slice(-limit) : this.list;
+  }
+  /** The kept entries with their places in the order. */
+  ordered(limit: number): (readonly [number, LoggedRequest])[] {
+    const from = Math.max(0, this.list.length - limit);
+    return this.list.slice(from).map((entry, i) => [this.seqs[from + i]!, entry] as const);
   }
 }
 
@@ -195,8 +214,6 @@ const UNOWNED = null;
 export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () => [] }, limit = DEFAULT_RETAINED_REQUESTS): RequestLogCore {
   checkRetainedRequests(limit);
   let byTenant = new Map<string | null, Entries>();
-  /** The order every entry was recorded in, across tenants (for the whole log, in process). */
-  let order = new WeakMap<LoggedRequest, number>();
   let recorded = 0;
   let latest: LoggedRequest | undefined;
   const clean = (entry: LoggedRequest, known: readonly string[]): LoggedRequest => {
@@ -207,7 +224,13 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
     return { ...entry, ...(request && { requestBody: REDACTED }), ...(response && { responseBody: REDACTED }) };
   };
   const known = (keys: Iterable<string>) => [...new Set(keys)].filter((secret) => secret.length > 0);
-  const everyEntry = () => [...byTenant.values()].flatMap((entries) => entries.kept(limit)).sort((a, b) => order.get(a)! - order.get(b)!);
+  /** The kept entries of some tenants, in the order they were recorded. */
+  const inOrder = (lists: (Entries | undefined)[]) =>
+    lists
+      .flatMap((entries) => entries?.ordered(limit) ?? [])
+      .sort((a, b) => a[0] - b[0])
+      .map(([, entry]) => entry);
+  const everyEntry = () => inOrder([...byTenant.values()]);
   const keptOf = (tenantId: string | null) => byTenant.get(tenantId)?.kept(limit) ?? [];
   return {
     api: {
@@ -226,23 +249,18 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
       },
       clear() {
         byTenant = new Map();
-        order = new WeakMap();
         latest = undefined;
       },
     },
     record(entry) {
-      order.set(entry, recorded++);
       latest = entry;
       let entries = byTenant.get(entry.tenantId);
       if (entries === undefined) byTenant.set(entry.tenantId, (entries = new Entries()));
-      entries.list.push(entry);
-      // Up to twice the limit before trimming: one copy per `limit` requests instead of one per request.
-      if (entries.list.length >= 2 * limit) entries.list = entries.list.slice(-limit);
+      entries.add(entry, recorded++, limit);
     },
     ofTenant(tenantId, withUnowned) {
       const keys = known(secrets.of(tenantId));
-      const own = keptOf(tenantId);
-      const merged = withUnowned ? [...own, ...keptOf(UNOWNED)].sort((a, b) => order.get(a)! - order.get(b)!) : own;
+      const merged = withUnowned ? inOrder([byTenant.get(tenantId), byTenant.get(UNOWNED)]) : keptOf(tenantId);
       return merged.map((entry) => clean(entry, keys));
     },
     viewOf: (entry) => clean(entry, known(entry.tenantId === null ? secrets.all() : secrets.of(entry.tenantId))),
@@ -252,7 +270,7 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
     },
     retain(next) {
       limit = checkRetainedRequests(next);
-      for (const entries of byTenant.values()) entries.list = entries.kept(limit);
+      for (const entries of byTenant.values()) if (entries.list.length > limit) entries.trim(limit);
     },
   };
 }
