@@ -106,7 +106,12 @@ describe("each rule fails when it is broken", () => {
     ["a step in a subfolder", stepFileFindings, `${STEPS}api/auth.ts`, "export const auth = () => {};"],
     ["an adapter that takes a step itself", orderFindings, "mock/server/node.ts", `import { auth } from "../pipeline/steps/auth.js";`],
     ["an adapter that composes its own steps", orderFindings, "mock/server/proxy.ts", "const chain = compose([a, b]);"],
-    ["the core importing an adapter's type", adapterFindings, "mock/pipeline/exchange.ts", `import type { AnsweredRequest } from "../server/answered.js";`],
+    [
+      "the core importing an adapter's type",
+      adapterFindings,
+      "mock/pipeline/exchange.ts",
+      `import type { AnsweredRequest } from "../server/answered.js";`,
+    ],
     ["the core naming the proxy's field", adapterFindings, "mock/pipeline/steps/log.ts", "const entry = { answeredBy: 'mock' };"],
     ["the core naming the console's header", adapterFindings, "mock/pipeline/steps/log.ts", "x.request.headers.has('x-prospectkit-console');"],
   ] as const)("%s", (_rule, check, file, text) => {
