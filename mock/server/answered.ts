@@ -18,7 +18,7 @@ export interface AnsweredRequest {
   readonly durationMs: number;
   /**
    * True for the web console's own traffic: its page, files and event stream, and the reads it
-   * makes to refresh its views (marked with the {@link CONSOLE_READ_HEADER} header). The CLI leaves
+   * makes to refresh its views (marked with the `x-prospectkit-console` header). The CLI leaves
    * these out of its request lines, which stay about the user's own calls.
    */
   readonly console?: boolean;

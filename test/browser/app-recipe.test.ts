@@ -58,7 +58,8 @@ interface Built {
 }
 
 /** Strings only the mock (its code, or the recipe's mock module) and msw put into a bundle. */
-const MOCK_MARKERS = ["not a mock: create one with createMockApi()", "prospectkit/mock state", "tenant_browser"];
+// Strings only the mock's code holds: persistState's check of a saved state, its format line, the recipe's tenant.
+const MOCK_MARKERS = ["refused to restore the state", "prospectkit/mock state", "tenant_browser"];
 const MSW_MARKERS = ["[MSW]", "mockServiceWorker", "setupWorker"];
 
 function readBuild(dir: string): Built {
