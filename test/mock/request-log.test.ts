@@ -49,3 +49,24 @@ describe("the request log keeps the latest retainedRequests entries", () => {
     expect(() => createMockApi({ retainedRequests: limit })).toThrow(TypeError);
   });
 });
+
+describe("the request log lists entries in the order they were answered", () => {
+  // Each tenant's entries (and those no known key made) are kept apart and trimmed in batches:
+  // a listing that merges them must still give the order of the requests, across trims.
+  it.each([
+    [2, 9],
+    [3, 14],
+    [10_000, 9],
+  ])("a limit of %i after %i requests alternating two tenants and no key", async (limit, sent) => {
+    const api = createMockApi({ baseUrl: BASE, apiKeys: { key_a: "tenant_a", key_b: "tenant_b" }, retainedRequests: limit });
+    const keys = ["key_a", "key_b", null] as const;
+    for (let n = 0; n < sent; n++) await get(api, keys[n % 3]!, n);
+    const kept = (key: string | null) =>
+      Array.from({ length: sent }, (_, n) => n)
+        .filter((n) => keys[n % 3] === key)
+        .slice(-limit);
+    const expected = [...kept("key_a"), ...kept("key_b"), ...kept(null)].sort((a, b) => a - b);
+    expect(api.requests.list().map((entry) => entry.path)).toEqual(expected.map((n) => `/v0/page_groups/g/pages/p${n}`));
+    expect(api.requests.last()?.path).toBe(`/v0/page_groups/g/pages/p${sent - 1}`);
+  });
+});
