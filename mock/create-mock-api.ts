@@ -16,7 +16,7 @@ import { createIdFactory, type IdFactory } from "./lib/ids.js";
 import { createRandom } from "./lib/random.js";
 import type { MockApi, MockTenant, Outcome } from "./mock-api.js";
 import { documentRoutes } from "./openapi/routes.js";
-import { apiRoutes } from "./operations/index.js";
+import { apiRoutes, MOCK_OPERATIONS } from "./operations/index.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
 import { type AuthResult, authenticate } from "./pipeline/auth.js";
 import { createChangeFeed, createWriteTracker } from "./pipeline/changes.js";
@@ -309,10 +309,14 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
   };
 
   // The one route table: the API's operations, the control API (the inbox among it), the documents.
+  const operations = resolved.operations ?? MOCK_OPERATIONS;
   routes = [
-    ...apiRoutes(current).map(writes.track),
+    ...apiRoutes(current, operations).map(writes.track),
     ...CONTROL_ROUTES.map((route) => controlRoute(route, { api, requestsOf, inbox })),
-    ...documentRoutes(resolved.baseUrl),
+    ...documentRoutes(
+      resolved.baseUrl,
+      operations.map(({ row }) => row),
+    ),
   ];
   /** How `api.fetch` keeps its writes: a server's state file, once one is attached. */
   let durability: Durability | null = null;

@@ -6,7 +6,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { OPERATIONS } from "../../src/operations.js";
+import { OPERATIONS } from "../../src/operation-table.js";
 import { DateTime, JsonObjectSchema, OpaqueId, Page, WebhookEventKind } from "../../src/schemas/index.js";
 import { FaultMatchSchema } from "../pipeline/fault-match.js";
 import { FaultSchema } from "../pipeline/faults.js";

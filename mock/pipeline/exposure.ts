@@ -12,7 +12,7 @@
  * @module
  */
 import { API_KEY_HEADER, REPLAYED_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
-import { API_PREFIX } from "../../src/operations.js";
+import { API_PREFIX } from "../../src/operation-row.js";
 
 /** Who may reach the server: `startMockServer`'s `allowedHosts` and `corsOrigins`, the CLI's `--allowed-host` and `--cors-origin`. */
 export interface ExposureOptions {

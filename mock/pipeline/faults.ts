@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { OPERATIONS, type OperationId } from "../../src/operations.js";
+import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
 import { ERROR_CODES } from "../../src/schemas/index.js";
 import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../../src/schemas/problem.js";
 import { bodyMatches, type CompiledMatch, compileMatch, type FaultMatch, paramsMatch } from "./fault-match.js";

@@ -18,7 +18,7 @@
  * It never throws: an unexpected exception is a 500 problem (the property tests prove none occurs).
  * @module
  */
-import { API_PREFIX } from "../../src/operations.js";
+import { API_PREFIX } from "../../src/operation-row.js";
 import { formatTimestamp } from "../lib/clock.js";
 import type { Store } from "../state/store.js";
 import type { TenantData } from "../state/tenant-data.js";

@@ -14,7 +14,8 @@ import { apiRoutes } from "../../mock/operations/index.js";
 import { allowList, createRouter } from "../../mock/pipeline/router.js";
 import { banner } from "../../mock/server/cli/output.js";
 import * as sdk from "../../src/index.js";
-import { API_PREFIX, fillPath, OPERATION_TABLE, OPERATIONS } from "../../src/operations.js";
+import { API_PREFIX, fillPath } from "../../src/operation-row.js";
+import { OPERATION_TABLE, OPERATIONS } from "../../src/operation-table.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const sorted = (items: Iterable<string>) => [...items].sort();

@@ -6,7 +6,11 @@
  * @module
  */
 import { REQUEST_ID_HEADER } from "../../../src/headers.js";
-import { createProspectLogRoute } from "../../../src/operations.js";
+import { rowOf } from "../../../src/operation.js";
+import { createProspectLog } from "../../../src/operations.js";
+
+const createProspectLogRoute = rowOf(createProspectLog);
+
 import { isExactTimestamp, problemViolations } from "../expect.js";
 import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
 import { createLog } from "./fresh.js";

@@ -4,7 +4,7 @@
  * key go anywhere but the three operations' own method and path.
  * @module
  */
-import { API_PREFIX } from "../../../src/operations.js";
+import { API_PREFIX } from "../../../src/operation-row.js";
 import { expectProblem, expectRefused } from "../expect.js";
 import { type ContractRule, type KeyChoice, RuleSkipped, type VerifyContext } from "../rule.js";
 import { BODY_SAMPLES, OPERATION_SAMPLES, oversizedBody, type Sample, sampleOf } from "./samples.js";

@@ -1,5 +1,10 @@
 /** Contract rules of `POST /v0/prospect_logs`: its result, default, required fields and field types (spec 2.1, 2.2, 4.1); its field errors (docs/behaviour.md). */
-import { createProspectLogRoute } from "../../../src/operations.js";
+
+import { rowOf } from "../../../src/operation.js";
+import { createProspectLog } from "../../../src/operations.js";
+
+const createProspectLogRoute = rowOf(createProspectLog);
+
 import { expectAccepted, expectContract, expectEqual, expectFieldErrors, expectRefused, expectStatus } from "../expect.js";
 import { type ContractRule, expectThat } from "../rule.js";
 import { createLog, freshProspectId } from "./fresh.js";

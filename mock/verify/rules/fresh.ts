@@ -5,7 +5,12 @@
  * `verify` writes can ever be matched to a real prospect.
  * @module
  */
-import { createProspectLogRoute } from "../../../src/operations.js";
+
+import { rowOf } from "../../../src/operation.js";
+import { createProspectLog } from "../../../src/operations.js";
+
+const createProspectLogRoute = rowOf(createProspectLog);
+
 import type { Exchange, SendOptions, VerifyContext } from "../rule.js";
 import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "./samples.js";
 

@@ -5,15 +5,16 @@
  * operation added to the table needs a sample here and nothing else.
  * @module
  */
-import {
-  createProspectLogRoute,
-  fillPath,
-  getPageRoute,
-  OPERATION_TABLE,
-  type OperationId,
-  type OperationRoute,
-  updateWebhookSubscriptionRoute,
-} from "../../../src/operations.js";
+
+import { rowOf } from "../../../src/operation.js";
+import { fillPath, type OperationRow } from "../../../src/operation-row.js";
+import { OPERATION_TABLE, type OperationId } from "../../../src/operation-table.js";
+import { createProspectLog, getPage, updateWebhookSubscription } from "../../../src/operations.js";
+
+const createProspectLogRoute = rowOf(createProspectLog);
+const getPageRoute = rowOf(getPage);
+const updateWebhookSubscriptionRoute = rowOf(updateWebhookSubscription);
+
 import { MAX_BODY_BYTES } from "../../../src/schemas/json-limits.js";
 import type { VerifyContext } from "../rule.js";
 
@@ -31,12 +32,12 @@ export const MISSING = {
 } as const;
 
 /** A path of `route` with each parameter taken from `value` and URL-encoded. */
-export const pathOf = (route: Pick<OperationRoute, "path" | "params">, value: (key: string) => string): string =>
+export const pathOf = (route: Pick<OperationRow, "path" | "params">, value: (key: string) => string): string =>
   fillPath(route, (param) => encodeURIComponent(value(param.key)));
 
 /** One operation's sample request. */
 export interface Sample {
-  readonly route: OperationRoute;
+  readonly route: OperationRow;
   /** A path of the operation: the given input's, or IDs that no deployment holds. */
   path(context: VerifyContext): string;
   /** A path of the operation that names nothing the deployment holds (what a missing resource answers is then 404). */
@@ -74,7 +75,7 @@ export const sampleOf = (operation: OperationId): Sample => OPERATION_SAMPLES.fi
 export const BODY_SAMPLES: readonly Sample[] = OPERATION_SAMPLES.filter((sample) => sample.route.request !== undefined);
 
 /** The methods a path of an operation serves, as the `Allow` of its 405 lists them (HEAD wherever GET is). */
-export const allowOf = (route: OperationRoute): string[] => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]);
+export const allowOf = (route: OperationRow): string[] => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]);
 
 /**
  * A create body of exactly 1 MiB plus `extra` bytes that no deployment stores: valid but for an
