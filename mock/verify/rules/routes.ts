@@ -7,8 +7,9 @@
 import { API_PREFIX } from "../../../src/operation-row.js";
 import { expectEqual, expectProblem, expectStatus } from "../expect.js";
 import { readPage } from "../inputs.js";
+import { OPERATION_SAMPLES, sampleOf } from "../operations/index.js";
 import { type ContractRule, expectThat, shown } from "../rule.js";
-import { allowOf, OPERATION_SAMPLES, sampleOf } from "./samples.js";
+import { allowOf } from "./samples.js";
 
 const page = sampleOf("getPage");
 

@@ -7,8 +7,15 @@ const createProspectLogRoute = rowOf(createProspectLog);
 
 import { expectAccepted, expectContract, expectEqual, expectFieldErrors, expectRefused, expectStatus } from "../expect.js";
 import { type ContractRule, expectThat } from "../rule.js";
-import { createLog, freshProspectId } from "./fresh.js";
-import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "./samples.js";
+import { pathOf, type SampleInput, VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
+import { createLog, freshProspectId } from "./create-prospect-log-fresh.js";
+
+/** The sample request of the rules that hold for every operation: an entry tagged as `verify`'s. */
+export const sample: SampleInput = {
+  path: () => pathOf(createProspectLogRoute, () => ""),
+  missingPath: () => pathOf(createProspectLogRoute, () => ""),
+  body: { source: VERIFY_SOURCE, payload: VERIFY_PAYLOAD },
+};
 
 const operation = "createProspectLog" as const;
 
@@ -28,7 +35,7 @@ const WRONG_TYPES: readonly (readonly [field: string, value: unknown])[] = [
 ];
 
 /** The rules. */
-export const createProspectLogRules: readonly ContractRule[] = [
+export const rules: readonly ContractRule[] = [
   {
     id: "create.result",
     operation,
