@@ -3,6 +3,8 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsup";
 import { buildConsoleAssets } from "./mock/server/console-assets.ts";
+import { readOperationDocs } from "./mock/server/read-operation-docs.ts";
+import { importMetaGlob } from "./scripts/import-meta-glob.ts";
 
 /** The CommonJS build loads msw with a catchable `require` (mock/msw/load.cjs.ts); ES modules keep load.ts (top-level await). */
 const mswLoaderPerFormat = {
@@ -25,29 +27,37 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 // dist/console/ as well, where size-limit checks their budget.
 const consoleAssets = buildConsoleAssets();
 
+/** A build value given to the one module that reads it, declared at its top (not a `define`: see below). */
+function inlineValue(name: string, file: RegExp, value: unknown) {
+  return {
+    name: `inline-${name}`,
+    setup(build: {
+      onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => { contents: string; loader: "ts" }): void;
+      onEnd(callback: () => void): void;
+    }) {
+      let given = false;
+      build.onLoad({ filter: file }, (args) => {
+        given = true;
+        return { contents: `const ${name} = ${JSON.stringify(value)};\n${readFileSync(args.path, "utf8")}`, loader: "ts" };
+      });
+      // A move of that module would otherwise build a mock without the value.
+      build.onEnd(() => {
+        if (!given) throw new Error(`tsup.config.ts: the module that reads ${name} was not built; update its inlineValue`);
+      });
+    },
+  };
+}
+
 /**
  * Gives `__PROSPECTKIT_CONSOLE__` its value inside the one module that reads it
  * (mock/console/page.ts), so the ~60 kB of assets land in the mock's chunk only. A `define` of
  * an object (as vitest.config.ts has) made esbuild put it in a shared chunk, the one that
  * `import("prospectkit")` parses, and `inject` does the same.
  */
-const consoleAssetsInline = {
-  name: "console-assets-inline",
-  setup(build: {
-    onLoad(options: { filter: RegExp }, callback: (args: { path: string }) => { contents: string; loader: "ts" }): void;
-    onEnd(callback: () => void): void;
-  }) {
-    let given = false;
-    build.onLoad({ filter: /[\\/]mock[\\/]console[\\/]page\.ts$/ }, (args) => {
-      given = true;
-      return { contents: `const __PROSPECTKIT_CONSOLE__ = ${JSON.stringify(consoleAssets)};\n${readFileSync(args.path, "utf8")}`, loader: "ts" };
-    });
-    // A move of that module would otherwise build a server whose console has no assets.
-    build.onEnd(() => {
-      if (!given) throw new Error("tsup.config.ts: mock/console/page.ts was not built; update consoleAssetsInline");
-    });
-  },
-};
+const consoleAssetsInline = inlineValue("__PROSPECTKIT_CONSOLE__", /[\\/]mock[\\/]console[\\/]page\.ts$/, consoleAssets);
+
+/** Each operation's prose, from its row's documentation (src/operations.ts), for the mock's documents and banner only. */
+const operationDocsInline = inlineValue("__PROSPECTKIT_OPERATION_DOCS__", /[\\/]mock[\\/]openapi[\\/]operation-docs\.ts$/, readOperationDocs());
 
 /**
  * ofetch as the SDK imports it (`createFetch` and `fetch`), without the rest of the entry of its
@@ -96,6 +106,9 @@ export default defineConfig({
   esbuildPlugins: [
     mswLoaderPerFormat,
     consoleAssetsInline,
+    operationDocsInline,
+    // After the inlining plugins: it loads every other module that expands an import.meta.glob.
+    importMetaGlob,
     {
       name: "ofetch-neutral-core",
       setup(build) {

@@ -6,7 +6,7 @@
  * @module prospectkit/mock/core
  */
 
-export { OPERATIONS, type OperationId } from "../src/operations.js";
+export { OPERATIONS, type OperationId } from "../src/operation-table.js";
 export { WEBHOOK_EVENT_KINDS } from "../src/schemas/index.js";
 export { type PersistStateOptions, persistState } from "./browser/persist-state.js";
 export { createMockApi, type IsolatedTenant, type MockApi, type MockTenant, type MockWebhooks, type WebhookScope } from "./create-mock-api.js";

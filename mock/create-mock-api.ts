@@ -20,7 +20,7 @@ import type { MockApi, MockTenant, Outcome } from "./mock-api.js";
 import { createChangeFeed, createWriteCounter } from "./observe/changes.js";
 import { createRequestLog, type LoggedRequest } from "./observe/request-log.js";
 import { documentRoutes } from "./openapi/routes.js";
-import { apiRoutes } from "./operations/index.js";
+import { apiRoutes, MOCK_OPERATIONS } from "./operations/index.js";
 import { type MockApiOptions, resolveOptions } from "./options.js";
 import { type AuthResult, authenticate } from "./pipeline/auth.js";
 import { createHandler, type HandlerAdapter, type HandlerCore, type MockHandler } from "./pipeline/handler.js";
@@ -280,14 +280,18 @@ export function createMock(options: MockApiOptions = {}): MockHost {
     },
   };
 
+  const operations = resolved.operations ?? MOCK_OPERATIONS;
   const core: HandlerCore = {
     store: current,
     basePath: resolved.basePath,
     // The one route table: the API's operations, the control API (the inbox among it), the documents.
     routes: [
-      ...apiRoutes(current),
+      ...apiRoutes(current, operations),
       ...CONTROL_ROUTES.map((route) => controlRoute(route, { api, requestsOf, inbox })),
-      ...documentRoutes(resolved.baseUrl),
+      ...documentRoutes(
+        resolved.baseUrl,
+        operations.map(({ row }) => row),
+      ),
     ],
     newRequestId: (atMs) => life.requestIds.next("req", atMs),
     faults,

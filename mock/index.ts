@@ -8,7 +8,8 @@
  * @module prospectkit/mock
  */
 import type { HttpHandler } from "msw";
-import { API_PREFIX, OPERATION_TABLE } from "../src/operations.js";
+import { API_PREFIX, type OperationRow } from "../src/operation-row.js";
+import { OPERATION_TABLE } from "../src/operation-table.js";
 import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from "./core.js";
 import { HttpResponse, http } from "./msw/load.js";
 
@@ -58,6 +59,11 @@ function mswMethod(method: "GET" | "POST" | "PATCH"): "get" | "post" | "patch" {
  * @throws Nothing: the handlers answer every failure as an HTTP response (or a network error for a dropped-connection fault).
  */
 export function createMswHandlers(api: MockApi): HttpHandler[] {
+  return mswHandlers(api, OPERATION_TABLE);
+}
+
+/** {@link createMswHandlers} for the operations a mock serves (its `operations` option). */
+function mswHandlers(api: MockApi, rows: readonly OperationRow[]): HttpHandler[] {
   const resolver = async ({ request }: { request: Request }) => {
     const outcome = await api.handle(request);
     return outcome.kind === "network-error" ? HttpResponse.error() : outcome.response;
@@ -65,7 +71,7 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
   const under = (pattern: string) => new RegExp(`^${literal(api.baseUrl)}${pattern}$`);
   return [
     // One handler per operation of the table; a `{param}` matches one non-empty segment.
-    ...OPERATION_TABLE.map((route) => {
+    ...rows.map((route) => {
       const path = route.params.length === 0 ? api.baseUrl + route.path : under(literal(route.path).replace(/\\\{\w+\\\}/g, "[^/]+"));
       return http[mswMethod(route.method)](path, resolver);
     }),
@@ -95,5 +101,5 @@ export function createMswHandlers(api: MockApi): HttpHandler[] {
 export function createMockApi(options: MockApiOptions = {}): MswMockApi {
   const api = createCoreMockApi(options);
   // The core's own object, handlers added: what is built on the core (persistState, the control API) accepts it.
-  return Object.assign(api, { handlers: createMswHandlers(api) });
+  return Object.assign(api, { handlers: mswHandlers(api, options.operations?.map(({ row }) => row) ?? OPERATION_TABLE) });
 }

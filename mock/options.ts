@@ -8,6 +8,7 @@ import { HttpUrl } from "../src/schemas/index.js";
 import { type Clock, readClock } from "./lib/clock.js";
 import type { Seed } from "./lib/random.js";
 import { checkRetainedRequests, DEFAULT_RETAINED_REQUESTS } from "./observe/request-log.js";
+import type { MockOperation } from "./operations/context.js";
 import type { MockState } from "./state/index.js";
 import type { WebhookOptions } from "./webhooks/index.js";
 /** The API key a mock accepts when `apiKeys` is not given. */
@@ -58,6 +59,14 @@ export interface MockApiOptions {
    * answers 409 `tenant_limit_reached` until one is deleted.
    */
   readonly maxTenants?: number;
+  /**
+   * The operations the mock serves, each its row of the operation table and its behaviour; by
+   * default every operation of the API. Internal, for the project's own tests (an operation a test
+   * defines, served by `api.fetch`, MSW and the server and described by `/openapi.json`, proves that
+   * everything about an operation derives from its row): its shape may change in any release.
+   * @internal
+   */
+  readonly operations?: readonly MockOperation[];
 }
 
 /** Options after defaults and checks. */
@@ -73,6 +82,8 @@ export interface ResolvedOptions {
   readonly webhooks: NonNullable<MockApiOptions["webhooks"]>;
   readonly retainedRequests: number;
   readonly maxTenants: number;
+  /** The `operations` option as given (the mock then serves every operation of the API). */
+  readonly operations: readonly MockOperation[] | undefined;
 }
 
 function resolveBaseUrl(baseUrl: string): { baseUrl: string; basePath: string } {
@@ -100,5 +111,21 @@ export function resolveOptions(options: MockApiOptions): ResolvedOptions {
     : Object.entries(apiKeys as Record<string, string>).map(([key, tenantId]) => ({ key, tenantId }));
   checkRetainedRequests(retainedRequests);
   if (!(Number.isInteger(maxTenants) && maxTenants >= 0)) throw new TypeError("createMockApi: maxTenants must be a whole number >= 0");
-  return { keys, seed, clock: now, fixtures, webhooks, retainedRequests, maxTenants, ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL) };
+  const { operations } = options;
+  if (
+    operations !== undefined &&
+    (!Array.isArray(operations) || !operations.every((entry) => typeof entry?.run === "function" && typeof entry.row?.path === "string"))
+  )
+    throw new TypeError("createMockApi: operations must be a list of { row, run }");
+  return {
+    keys,
+    seed,
+    clock: now,
+    fixtures,
+    webhooks,
+    retainedRequests,
+    maxTenants,
+    operations,
+    ...resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
+  };
 }

@@ -1,147 +1,44 @@
-import {
-  createProspectLogOperation,
-  type GetPageParams,
-  getPageOperation,
-  type UpdateWebhookSubscriptionParams,
-  updateWebhookSubscriptionOperation,
-} from "./operations.js";
-import { type ClientOptions, type RequestOptions, resolveSettings, type Settings } from "./options.js";
-import { type APIPromise, call, type Operation } from "./request.js";
-import type { Page, ProspectLog, ProspectLogCreate, WebhookSubscription } from "./schemas/index.js";
+/**
+ * The client: every operation of the table as a method, derived from the operations' functions
+ * (`src/operations.ts`), each method documented by its row.
+ * @module
+ */
+import { type BaseClient, createBaseClient } from "./base-client.js";
+import type { OperationFunction } from "./operation.js";
+import type * as exported from "./operations.js";
+import operations from "./operations.js";
+import type { ClientOptions, RequestOptions } from "./options.js";
+import type { APIPromise } from "./request.js";
+
+/** The method of an operation function: the same call with the client bound. */
+type MethodOf<F> = F extends OperationFunction<infer Input, infer Result> ? (input: Input, options?: RequestOptions) => APIPromise<Result> : never;
 
 /**
- * A configured connection to the API without operations: pass it to the standalone operation
- * functions ({@link createProspectLog}, {@link getPage}, {@link updateWebhookSubscription}) so
- * that a bundle carries only the operations it uses. The API key is held out of sight: it is
- * not a property, so logging the client never shows it.
+ * A method for each function of `table`, under the same name and with the same documentation
+ * (a mapped type over the functions keeps each one's).
  */
-export interface BaseClient {
-  /** The API's host root the client calls (without `/v0`). */
-  readonly baseUrl: string;
-}
+type MethodsOf<Table> = { readonly [Name in keyof Table]: MethodOf<Table[Name]> };
+
+/** Every operation function of the table, by name (each with its documentation). */
+type Operations = Omit<typeof exported, "default">;
 
 /** The client: every operation of the API as a method. Create it with {@link createClient}. */
-export interface ProspectKitClient extends BaseClient {
-  /**
-   * Records an activity against a prospect, creating the prospect if needed (spec 4.1).
-   * Retried safely: an `idempotencyKey` is generated when you give none and reused on every attempt.
-   * @param body - the log entry; `source` and `payload` are required, `type` defaults to `webhook`
-   * @param options - per-call options
-   * @returns the stored log entry
-   */
-  createProspectLog(body: ProspectLogCreate, options?: RequestOptions): APIPromise<ProspectLog>;
-  /**
-   * Reads a page with a summary of its published version (spec 4.2).
-   * @param params - the page group's and the page's IDs
-   * @param options - per-call options
-   * @returns the page
-   */
-  getPage(params: GetPageParams, options?: RequestOptions): APIPromise<Page>;
-  /**
-   * Changes a webhook subscription's `url`, `events` or `active` flag (spec 4.3).
-   * @param params - the subscription's ID and the fields to change
-   * @param options - per-call options
-   * @returns the subscription after the change
-   */
-  updateWebhookSubscription(params: UpdateWebhookSubscriptionParams, options?: RequestOptions): APIPromise<WebhookSubscription>;
-}
-
-const settingsOf = /* @__PURE__ */ new WeakMap<BaseClient, Settings>();
+export interface ProspectKitClient extends BaseClient, MethodsOf<Operations> {}
 
 /**
- * Creates a {@link BaseClient}: the configuration and transport, without operations.
+ * A client with a method for each operation function of `table`: what {@link createClient} makes
+ * with every operation of the API, and how a test makes one with operations of its own.
+ * @param table - the operation functions, by name
  * @param options - as for {@link createClient}
- * @returns the base client
- * @throws {ConfigurationError} as {@link createClient}
- * @example
- * ```ts
- * import { createBaseClient, getPage } from "prospectkit";
- *
- * const client = createBaseClient({ apiKey: process.env.PROSPECTKIT_API_KEY, baseUrl: "https://api.example.com" });
- * const page = await getPage(client, { pageGroupId: "pagegroup_1", pageId: "page_1" });
- * ```
+ * @internal
  */
-export function createBaseClient(options: ClientOptions = {}): BaseClient {
-  const settings = resolveSettings(options);
-  const client = { baseUrl: settings.baseUrl };
-  settingsOf.set(client, settings);
-  return client;
-}
-
-function callWithClient<T, Input>(client: BaseClient, operation: Operation<Input>, input: Input, options?: RequestOptions): APIPromise<T> {
-  return call<T, Input>(settingsOf.get(client), operation, input, options);
-}
-
-/**
- * {@link ProspectKitClient.createProspectLog} as a standalone function (tree-shakable).
- * @param client - a client from {@link createBaseClient} or {@link createClient}
- * @param body - the log entry
- * @param options - per-call options
- * @returns the stored log entry
- * @throws {RequestValidationError} (as a rejection, like every error here) when the input breaks the spec; nothing is sent
- * @throws {APIError} a subclass per error status ({@link NotFoundError}, {@link RateLimitError}, ...) once retries are used up
- * @throws {APIConnectionError} ({@link APITimeoutError}) when no complete response arrived; {@link APIUserAbortError} when `signal` fired
- * @throws {ResponseValidationError} when a 2xx body breaks its schema in `"strict"` mode
- * @example
- * ```ts
- * import { createBaseClient, createProspectLog } from "prospectkit";
- *
- * const client = createBaseClient();
- * const log = await createProspectLog(client, { source: "crm", payload: { stage: "demo" }, email: "ada@example.com" });
- * console.log(log.prospectId, log.createdProspect);
- * ```
- */
-export function createProspectLog(client: BaseClient, body: ProspectLogCreate, options?: RequestOptions): APIPromise<ProspectLog> {
-  return callWithClient(client, createProspectLogOperation, body, options);
-}
-
-/**
- * {@link ProspectKitClient.getPage} as a standalone function (tree-shakable).
- * @param client - a client from {@link createBaseClient} or {@link createClient}
- * @param params - the page group's and the page's IDs
- * @param options - per-call options
- * @returns the page
- * @throws {RequestValidationError} (as a rejection, like every error here) when the input breaks the spec; nothing is sent
- * @throws {APIError} a subclass per error status ({@link NotFoundError}, {@link RateLimitError}, ...) once retries are used up
- * @throws {APIConnectionError} ({@link APITimeoutError}) when no complete response arrived; {@link APIUserAbortError} when `signal` fired
- * @throws {ResponseValidationError} when a 2xx body breaks its schema in `"strict"` mode
- * @example
- * ```ts
- * import { createBaseClient, getPage } from "prospectkit";
- *
- * const client = createBaseClient();
- * const page = await getPage(client, { pageGroupId: "pagegroup_1", pageId: "page_1" });
- * console.log(page.effectiveName, page.publishedVersion.versionNumber);
- * ```
- */
-export function getPage(client: BaseClient, params: GetPageParams, options?: RequestOptions): APIPromise<Page> {
-  return callWithClient(client, getPageOperation, params, options);
-}
-
-/**
- * {@link ProspectKitClient.updateWebhookSubscription} as a standalone function (tree-shakable).
- * @param client - a client from {@link createBaseClient} or {@link createClient}
- * @param params - the subscription's ID and the fields to change
- * @param options - per-call options
- * @returns the subscription after the change
- * @throws {RequestValidationError} (as a rejection, like every error here) when the input breaks the spec; nothing is sent
- * @throws {APIError} a subclass per error status ({@link NotFoundError}, {@link RateLimitError}, ...) once retries are used up
- * @throws {APIConnectionError} ({@link APITimeoutError}) when no complete response arrived; {@link APIUserAbortError} when `signal` fired
- * @throws {ResponseValidationError} when a 2xx body breaks its schema in `"strict"` mode
- * @example
- * ```ts
- * import { createBaseClient, updateWebhookSubscription } from "prospectkit";
- *
- * const client = createBaseClient();
- * const subscription = await updateWebhookSubscription(client, { subscriptionId: "webhooksubscription_1", active: false });
- * ```
- */
-export function updateWebhookSubscription(
-  client: BaseClient,
-  params: UpdateWebhookSubscriptionParams,
-  options?: RequestOptions,
-): APIPromise<WebhookSubscription> {
-  return callWithClient(client, updateWebhookSubscriptionOperation, params, options);
+export function clientWith<Table extends Readonly<Record<string, OperationFunction<never, unknown>>>>(
+  table: Table,
+  options?: ClientOptions,
+): BaseClient & MethodsOf<Table> {
+  const client = createBaseClient(options) as BaseClient & Record<string, unknown>;
+  for (const [name, run] of Object.entries(table)) client[name] = (input: never, callOptions?: RequestOptions) => run(client, input, callOptions);
+  return client as BaseClient & MethodsOf<Table>;
 }
 
 /**
@@ -165,9 +62,7 @@ export function updateWebhookSubscription(
  * ```
  */
 export function createClient(options?: ClientOptions): ProspectKitClient {
-  const client = createBaseClient(options) as ProspectKitClient;
-  client.createProspectLog = (body, callOptions) => createProspectLog(client, body, callOptions);
-  client.getPage = (params, callOptions) => getPage(client, params, callOptions);
-  client.updateWebhookSubscription = (params, callOptions) => updateWebhookSubscription(client, params, callOptions);
-  return client;
+  // Typed as every export of the table: an operation missing from its default export does not compile.
+  const table: Operations = operations;
+  return clientWith(table, options);
 }

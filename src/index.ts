@@ -4,15 +4,8 @@
  * list of each entry point of the packed package).
  * @module prospectkit
  */
-export {
-  type BaseClient,
-  createBaseClient,
-  createClient,
-  createProspectLog,
-  getPage,
-  type ProspectKitClient,
-  updateWebhookSubscription,
-} from "./client.js";
+export { type BaseClient, createBaseClient } from "./base-client.js";
+export { createClient, type ProspectKitClient } from "./client.js";
 export {
   APIConnectionError,
   APIError,
@@ -42,7 +35,9 @@ export type {
   RetryEvent,
   ValidationIssueEvent,
 } from "./hooks.js";
-export type { GetPageParams, UpdateWebhookSubscriptionParams } from "./operations.js";
+export type { OperationFunction } from "./operation.js";
+// The operations, each with its input type: every export of the operation table is public, so a row added there is exported here.
+export * from "./operations.js";
 export type { ClientOptions, Fetch, HeaderOptions, RequestOptions, ValidationMode } from "./options.js";
 export type { APIPromise, WithResponse } from "./request.js";
 export {

@@ -1,37 +1,16 @@
 import { withBase } from "ufo";
-import type * as z from "zod/mini";
 import { unlessAborted } from "./abort.js";
 import { type AttemptRequest, type Exchange, sendAttempt, wait } from "./attempt.js";
 import { REQUEST_ID_HEADER, toAPIError } from "./errors/api-error.js";
 import { APIConnectionError, APIUserAbortError } from "./errors/failures.js";
 import { ConfigurationError, type ProspectKitError } from "./errors/prospectkit-error.js";
 import type { CallEvent, RequestEvent, ResponseEvent, RetryEvent } from "./hooks.js";
+import type { OperationRow } from "./operation-row.js";
 import { mergeOptions, type RequestOptions, type Settings } from "./options.js";
+import { prepare } from "./prepare.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs } from "./retry.js";
 import { rejectedInput } from "./serialize.js";
 import { checkResponse } from "./validate.js";
-
-/** The path of a call, and its body if it has one (a JSON-safe copy of the input, made by `toJsonBody`). */
-export interface PreparedRequest {
-  path: string;
-  body?: object;
-}
-
-/**
- * An operation of the API: how its input becomes a request, and the schema of its result.
- * @internal
- */
-export interface Operation<Input> {
-  name: string;
-  method: "GET" | "POST" | "PATCH";
-  result: z.ZodMiniType;
-  /**
-   * Checks the input (path parameters always, the body when `validate`) and builds the request;
-   * an operation with a body converts it with `toJsonBody` here, so only such operations carry
-   * the converter into a bundle.
-   */
-  prepare(input: Input, validate: boolean): PreparedRequest;
-}
 
 /** A result together with the HTTP response it came from. */
 export interface WithResponse<T> {
@@ -77,19 +56,19 @@ async function observe<E extends CallEvent>(
  * The whole call: the input checked and converted, then attempts until one succeeds or the retry
  * policy says stop. One async function, so a call costs one frame of its own above the attempt.
  */
-async function perform<T, Input>(
+async function perform<T>(
   settings: Settings | undefined,
-  operation: Operation<Input>,
-  input: Input,
+  row: OperationRow,
+  input: unknown,
   options: RequestOptions | undefined,
 ): Promise<WithResponse<T>> {
   if (!settings) throw new ConfigurationError("not a prospectkit client: create one with createClient()");
   const s = mergeOptions(settings, options);
-  const { name, method } = operation;
+  const { name, method } = row;
   try {
     let request: AttemptRequest;
     try {
-      const { path, body } = operation.prepare(input, s.validateRequests);
+      const { path, body } = prepare(row, input, s.validateRequests);
       request = { method, path, headers: s.headers, body: body as object | undefined };
     } catch (error) {
       throw rejectedInput(name, s.redact, error);
@@ -126,7 +105,7 @@ async function perform<T, Input>(
           await observe<ResponseEvent>(s, "info", `${status} ${method} ${shownUrl}`, event, s.onResponse, attempt);
         }
         if (response.ok) {
-          return { data: checkResponse(s, name, operation.result, response, text, requestId) as T, response, requestId };
+          return { data: checkResponse(s, name, row.result, response, text, requestId) as T, response, requestId };
         }
         after = retryAfterMs(headers);
         error = toAPIError(response, text, attempt, after, redact);
@@ -149,18 +128,18 @@ async function perform<T, Input>(
 const ignore = () => {};
 
 /**
- * Runs `operation` with the client's settings and the call's options: validation, the request,
+ * Runs an operation with the client's settings and the call's options: validation, the request,
  * retries, response checking. Every failure is a rejection with a `ProspectKitError`.
  *
  * @param settings - the client's resolved settings (`undefined` for an object that is no client)
- * @param operation - what to call
+ * @param row - the operation's row
  * @param input - the caller's input
  * @param options - the call's options
  * @returns the result, with `withResponse()` for the response
  * @internal
  */
-export function call<T, Input>(settings: Settings | undefined, operation: Operation<Input>, input: Input, options?: RequestOptions): APIPromise<T> {
-  const full = perform<T, Input>(settings, operation, input, options);
+export function call<T>(settings: Settings | undefined, row: OperationRow, input: unknown, options?: RequestOptions): APIPromise<T> {
+  const full = perform<T>(settings, row, input, options);
   const promise = full.then((result) => result.data) as APIPromise<T>;
   promise.withResponse = () => {
     promise.catch(ignore); // the caller handles `full`; the data-only promise must not report it again

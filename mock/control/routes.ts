@@ -105,7 +105,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     operationId: "createPage",
     summary: "Create a page (in a new page group unless pageGroupId is given)",
     description:
-      "A page of your tenant, answered as the API's getPage shows it (never published yet). Without `pageGroupId` the page gets a new page group.",
+      "A page of your tenant, answered as the API shows a page (never published yet). Without `pageGroupId` the page gets a new page group.",
     body: ControlPageCreate,
     status: 201,
     response: Page,

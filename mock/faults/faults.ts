@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { OPERATIONS, type OperationId } from "../../src/operations.js";
+import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
 import { toFieldErrors } from "../../src/schemas/index.js";
 import { bodyMatches, type CompiledMatch, compileMatch, type FaultMatch, FaultMatchSchema, paramsMatch } from "./match.js";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
+import { OPERATION_TABLE, type OperationId } from "../../src/operation-table.js";
 
 /** A value a match compares with `===`, as the request sent it (a path parameter: decoded); null matches a field sent as null. */
 export type FaultMatchValue = string | number | boolean | null;
@@ -39,7 +39,7 @@ export const MATCH_FIELDS: Readonly<
   Record<OperationId, { readonly params: readonly string[]; readonly body: Readonly<Record<string, MatchFieldType>> }>
 > = /* @__PURE__ */ Object.fromEntries(
   OPERATION_TABLE.map((row) => {
-    const shape = "request" in row ? (row.request.shape as Record<string, z.ZodMiniType>) : {};
+    const shape = row.request === undefined ? {} : ((row.request.schema as z.ZodMiniObject).shape as Record<string, z.ZodMiniType>);
     const body = Object.entries(shape).flatMap(([name, field]) => {
       const type = scalarType(field);
       return type === undefined ? [] : [[name, type] as const];

@@ -9,7 +9,7 @@
  */
 
 import * as z from "zod/mini";
-import { OPERATIONS, type OperationId } from "../../src/operations.js";
+import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
 import { REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";

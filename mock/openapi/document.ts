@@ -8,13 +8,15 @@
  */
 import type * as z from "zod/mini";
 import { API_KEY_HEADER, REPLAYED_HEADER } from "../../src/headers.js";
-import { OPERATION_TABLE, type OperationId, type PathParam } from "../../src/operations.js";
-import { Page, ProblemDetails, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "../../src/schemas/index.js";
+import type { OperationRow } from "../../src/operation-row.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
+import { ProblemDetails } from "../../src/schemas/index.js";
 import { VERSION } from "../../src/version.js";
 import type { ControlRoute } from "../control/route.js";
 import { CONTROL_ROUTES } from "../control/routes.js";
 import { NO_BODY } from "../pipeline/body.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
+import { OPERATION_DOCS, type OperationDocs } from "./operation-docs.js";
 import { errorResponseComponents, errorResponses, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from "./responses.js";
 
 /** The server URL a document names when none is given. */
@@ -62,59 +64,31 @@ function pathParameter(name: string, description: string) {
   return { name, in: "path", required: true, description, schema: { type: "string", minLength: 1 } };
 }
 
-/** What the operation table leaves to the document: the prose of each operation. */
-interface OperationProse {
-  readonly summary: string;
-  readonly description?: string;
-  /** The request body's description, for an operation that takes one. */
-  readonly body?: string;
-  /** The success response's description. */
-  readonly success: string;
-  /** The description of each path parameter, by its name in the template. */
-  readonly params?: Readonly<Record<string, string>>;
+/** A schema of the document: a reference to its component when it has a name, else in place. */
+type SchemaOrRef = JsonSchema | { $ref: string };
+
+/**
+ * The API's bodies, named as the rows write (and the SDK exports) them, each once: the request and
+ * result schemas of every operation, then the problem body.
+ */
+function apiSchemas(rows: readonly OperationRow[]): Map<string, readonly [z.ZodMiniType, "input" | "output"]> {
+  const named = new Map<string, readonly [z.ZodMiniType, "input" | "output"]>();
+  for (const row of rows) {
+    const schemas: OperationDocs["schemas"] = OPERATION_DOCS[row.name]?.schemas ?? {};
+    if (schemas.request !== undefined && row.request !== undefined) named.set(schemas.request, [row.request.schema, "input"]);
+    if (schemas.result !== undefined) named.set(schemas.result, [row.result, "output"]);
+  }
+  return named.set("ProblemDetails", [ProblemDetails, "output"]);
 }
 
-const PROSE: Readonly<Record<OperationId, OperationProse>> = {
-  createProspectLog: {
-    summary: "Create a prospect log entry",
-    description:
-      "Records an activity against a prospect, creating the prospect first when none matches (`createdProspect`). " +
-      "A repeated `idempotencyKey` with the same body replays the first answer with `idempotent-replayed: true`.",
-    body: "The activity; `type` defaults to `webhook`.",
-    success: "The stored entry.",
-  },
-  getPage: {
-    summary: "Get a page with its published version",
-    description:
-      "Reads one page of a page group with the version currently published: its number, ID and publication time. " +
-      "A page that was never published answers 200 with all three fields of `publishedVersion` null; " +
-      "a page or page group that does not exist in your tenant answers 404.",
-    success: "The page; an unpublished page has a `publishedVersion` of three nulls.",
-    params: { page_group_id: "The page group ID.", page_id: "The page ID." },
-  },
-  updateWebhookSubscription: {
-    summary: "Update a webhook subscription",
-    description: "A partial update: omitted fields keep their value and `{}` changes nothing.",
-    body: "The fields to change.",
-    success: "The subscription after the update.",
-    params: { subscription_id: "The webhook subscription ID." },
-  },
-};
-
-/** The API's bodies, named as `components.schemas` names them. */
-const API_SCHEMAS: readonly (readonly [string, z.ZodMiniType, "input" | "output"])[] = [
-  ["ProspectLogCreate", ProspectLogCreate, "input"],
-  ["ProspectLog", ProspectLog, "output"],
-  ["Page", Page, "output"],
-  ["WebhookSubscriptionUpdate", WebhookSubscriptionUpdate, "input"],
-  ["WebhookSubscription", WebhookSubscription, "output"],
-  ["ProblemDetails", ProblemDetails, "output"],
-];
-
-function schemaRef(schema: z.ZodMiniType) {
-  const entry = API_SCHEMAS.find(([, candidate]) => candidate === schema);
-  if (entry === undefined) throw new TypeError("an operation's schema is missing from API_SCHEMAS");
-  return { $ref: `#/components/schemas/${entry[0]}` };
+/** A row's schema in the document: a reference to the component of its name, or in place for a schema without one. */
+function schemaOf(
+  named: ReadonlyMap<string, readonly [z.ZodMiniType, "input" | "output"]>,
+  schema: z.ZodMiniType,
+  io: "input" | "output",
+): SchemaOrRef {
+  for (const [name, [candidate]] of named) if (candidate === schema) return { $ref: `#/components/schemas/${name}` };
+  return toJsonSchema(schema, io);
 }
 
 const REPLAYED_HEADER_DOC = {
@@ -124,26 +98,24 @@ const REPLAYED_HEADER_DOC = {
   },
 };
 
-/** The operations of the spec, from the operation table. */
-function apiPaths() {
+/** The operations of the spec, from their rows and their rows' documentation. */
+function apiPaths(rows: readonly OperationRow[], named: ReadonlyMap<string, readonly [z.ZodMiniType, "input" | "output"]>) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of OPERATION_TABLE) {
-    const prose: OperationProse = PROSE[route.name];
-    const params: readonly PathParam[] = route.params;
-    const request: z.ZodMiniType | undefined = "request" in route ? route.request : undefined;
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
-      operationId: route.name,
+  for (const row of rows) {
+    const docs = OPERATION_DOCS[row.name];
+    (paths[row.path] ??= {})[row.method.toLowerCase()] = {
+      operationId: row.name,
       tags: [TAGS.api],
-      summary: prose.summary,
-      ...(prose.description !== undefined && { description: prose.description }),
-      ...(params.length > 0 && { parameters: params.map((param) => pathParameter(param.name, prose.params?.[param.name] ?? "")) }),
-      ...(request !== undefined && { requestBody: jsonBody(schemaRef(request), prose.body ?? "") }),
+      summary: docs?.summary ?? row.name,
+      ...(docs?.description !== undefined && { description: docs.description }),
+      ...(row.params.length > 0 && { parameters: row.params.map((param) => pathParameter(param.name, docs?.fields[param.key] ?? "")) }),
+      ...(row.request !== undefined && { requestBody: jsonBody(schemaOf(named, row.request.schema, "input"), docs?.input ?? "") }),
       responses: {
-        [String(route.success)]: success(prose.success, schemaRef(route.result), {
+        [String(row.success)]: success(docs?.result ?? "", schemaOf(named, row.result, "output"), {
           ...CORS_HEADERS,
-          ...(route.retry === "idempotency-key" && REPLAYED_HEADER_DOC),
+          ...(row.retry === "idempotency-key" && REPLAYED_HEADER_DOC),
         }),
-        ...errorResponses(route.errors),
+        ...errorResponses(row.errors),
       },
     };
   }
@@ -278,9 +250,14 @@ function responsesUsedBy(paths: unknown, responses: Record<string, unknown>): Re
  * The OpenAPI 3.1 document of the API: the `/v0` operations only, as a real deployment publishes
  * it (the control API has {@link createControlOpenApiDocument}).
  * @param serverUrl - the server the document describes
+ * @param rows - the operations it describes (every operation of the API unless a test gives its own)
  */
-export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
-  const paths = apiPaths();
+export function createOpenApiDocument(
+  serverUrl: string = DEFAULT_DOCUMENT_SERVER,
+  rows: readonly OperationRow[] = OPERATION_TABLE,
+): Record<string, unknown> {
+  const named = apiSchemas(rows);
+  const paths = apiPaths(rows, named);
   return openApiDocument(
     serverUrl,
     {
@@ -295,7 +272,7 @@ export function createOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVE
     paths,
     {
       headers: CORS_HEADER_COMPONENTS,
-      schemas: Object.fromEntries(API_SCHEMAS.map(([name, schema, io]) => [name, toJsonSchema(schema, io)])),
+      schemas: Object.fromEntries([...named].map(([name, [schema, io]]) => [name, toJsonSchema(schema, io)])),
       responses: responsesUsedBy(paths, errorResponseComponents(CORS_HEADERS)),
     },
   );

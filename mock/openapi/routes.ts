@@ -4,6 +4,7 @@
  * a generator or a fuzzer reads them before it has one. Each is rendered once, on first request.
  * @module
  */
+import type { OperationRow } from "../../src/operation-row.js";
 import type { Route } from "../pipeline/route.js";
 import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "./document.js";
 
@@ -25,10 +26,16 @@ function documentRoute(path: string, summary: string, build: (serverUrl: string)
 /**
  * The document routes.
  * @param serverUrl - the server the documents name (the mock's base URL)
+ * @param rows - the operations the API's document describes: the mock's
  */
-export function documentRoutes(serverUrl: string): Route[] {
+export function documentRoutes(serverUrl: string, rows: readonly OperationRow[]): Route[] {
   return [
-    documentRoute(OPENAPI_PATH, "The API's OpenAPI 3.1 document (what a real deployment publishes)", createOpenApiDocument, serverUrl),
+    documentRoute(
+      OPENAPI_PATH,
+      "The API's OpenAPI 3.1 document (what a real deployment publishes)",
+      (url) => createOpenApiDocument(url, rows),
+      serverUrl,
+    ),
     documentRoute(
       CONTROL_DOCUMENT_PATH,
       "The control API's OpenAPI 3.1 document (every route under /__mock)",

@@ -6,7 +6,7 @@
 import { REPLAYED_HEADER } from "../../src/headers.js";
 import { invalidFields, problem, type Reply } from "../pipeline/reply.js";
 import { claimProspectLog, type ProspectLogRefusal } from "../state/prospect-logs.js";
-import type { Operation, OperationContext } from "./context.js";
+import type { Operation, OperationBehaviour, OperationContext } from "./context.js";
 
 function refusalReply(context: OperationContext, refusal: ProspectLogRefusal): Reply {
   switch (refusal.kind) {
@@ -30,7 +30,7 @@ function refusalReply(context: OperationContext, refusal: ProspectLogRefusal): R
 }
 
 /** Creates a prospect log entry: 201 with the result, or 400/409/422. */
-export const createProspectLog: Operation = async (context) => {
+export const run: Operation = async (context) => {
   const claimed = claimProspectLog(context.store, context.tenant, context.body);
   if (claimed.kind !== "claimed") return refusalReply(context, claimed);
   try {
@@ -41,3 +41,11 @@ export const createProspectLog: Operation = async (context) => {
     claimed.release();
   }
 };
+
+/** The banner's example: a sign-up from a CRM, naming the prospect by email. */
+export const example: OperationBehaviour["example"] = {
+  body: { source: "crm", payload: { event: "signed_up", plan: "team" }, email: "ada@example.com", name: "Ada Lovelace" },
+};
+
+/** A recording keeps the prospect an entry went to, with the identifiers the request sent. */
+export const record: OperationBehaviour["record"] = (book, { requestBody, responseBody }) => book.prospect(responseBody, requestBody);

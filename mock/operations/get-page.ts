@@ -5,10 +5,10 @@
  */
 import { problem } from "../pipeline/reply.js";
 import { findPage, pageView } from "../state/pages.js";
-import type { Operation } from "./context.js";
+import type { Operation, OperationBehaviour } from "./context.js";
 
 /** Reads a page with its published version: 200, or 404. */
-export const getPage: Operation = (context) => {
+export const run: Operation = (context) => {
   const { pageGroupId = "", pageId = "" } = context.params;
   const page = findPage(context.tenant, pageGroupId, pageId);
   if (page === undefined) {
@@ -16,3 +16,6 @@ export const getPage: Operation = (context) => {
   }
   return { status: 200, body: pageView(context.tenant, page) };
 };
+
+/** A recording keeps the page, its group and its published version. */
+export const record: OperationBehaviour["record"] = (book, { responseBody }) => book.page(responseBody);

@@ -6,7 +6,8 @@
  * @module
  */
 import type * as z from "zod/mini";
-import type { OperationId, PathParam } from "../../src/operations.js";
+import type { PathParam } from "../../src/operation-row.js";
+import type { OperationId } from "../../src/operation-table.js";
 import type { TenantData } from "../state/tenant-data.js";
 import type { Reply } from "./reply.js";
 import type { MockRequest } from "./request.js";

@@ -5,7 +5,7 @@
  * `Allow`), anything else a 404.
  * @module
  */
-import type { PathParam } from "../../src/operations.js";
+import type { PathParam } from "../../src/operation-row.js";
 
 /** The method a route table is searched with: `HEAD` is served by the `GET` route (RFC 9110, 9.3.2). */
 export function routingMethod(method: string): string {

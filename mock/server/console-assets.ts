@@ -7,12 +7,16 @@
 
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
-import { OPERATIONS, updateWebhookSubscriptionRoute } from "../../src/operations.js";
+import { OPERATION_TABLE, OPERATIONS } from "../../src/operation-table.js";
 import { WEBHOOK_EVENT_KINDS } from "../../src/schemas/events.js";
+import { WebhookSubscription } from "../../src/schemas/webhook-subscription.js";
 import { MATCH_FIELDS } from "../faults/match.js";
 import { DEFAULT_API_KEY } from "../options.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** The operation the console pauses and resumes a subscription with: the API's partial update of one (a PATCH answering the subscription). */
+const SUBSCRIPTION_UPDATE = OPERATION_TABLE.find((row) => row.method === "PATCH" && row.result === WebhookSubscription)!;
 
 /**
  * Bundles and minifies the console UI (Preact + htm) for current browsers.
@@ -36,7 +40,7 @@ export function buildConsoleAssets(): { readonly js: string; readonly css: strin
       // What a fault's match may name, per operation (its path parameters and scalar body fields).
       __MATCH_FIELDS__: JSON.stringify(MATCH_FIELDS),
       // The API paths come from the operation table, the one place they are written.
-      __UPDATE_SUBSCRIPTION_PATH__: JSON.stringify(updateWebhookSubscriptionRoute.path),
+      __UPDATE_SUBSCRIPTION_PATH__: JSON.stringify(SUBSCRIPTION_UPDATE.path),
     },
   });
   const css = buildSync({ entryPoints: [here("../console/ui/console.css")], bundle: true, minify: true, write: false, loader: { ".css": "css" } });

@@ -12,7 +12,7 @@
  * @module
  */
 import { API_KEY_HEADER, REPLAYED_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
-import { API_PREFIX } from "../../src/operations.js";
+import { API_PREFIX } from "../../src/operation-row.js";
 import type { Step } from "../pipeline/exchange.js";
 import { problem } from "../pipeline/reply.js";
 

@@ -15,7 +15,7 @@
  * @module
  */
 import { API_KEY_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
-import { OPERATION_TABLE, type OperationId } from "../../src/operations.js";
+import { OPERATION_TABLE, type OperationId } from "../../src/operation-table.js";
 import { createRedactor } from "../../src/redact.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
 import { loggedBody } from "../observe/request-log.js";

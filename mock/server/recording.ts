@@ -8,6 +8,8 @@
  */
 import { writeFileSync } from "node:fs";
 import type { FixtureDocument } from "../control/fixtures.js";
+import type { RecordingBook } from "../operations/context.js";
+import { MOCK_OPERATIONS, type MockOperation } from "../operations/index.js";
 import type { SeenExchange } from "./proxy.js";
 
 type Json = Record<string, unknown>;
@@ -23,8 +25,10 @@ export interface Recording {
 /**
  * Creates a recording.
  * @param file - the file to write after each change (none: keep it in memory)
+ * @param operations - the operations whose answers it keeps, each as its own file says (every operation of the API unless a test gives its own)
  */
-export function createRecording(file?: string): Recording {
+export function createRecording(file?: string, operations: readonly MockOperation[] = MOCK_OPERATIONS): Recording {
+  const recorders = new Map(operations.flatMap(({ row, record }) => (record === undefined ? [] : [[row.name, record] as const])));
   const groups = new Set<string>();
   const pages = new Map<string, Json>();
   const versions = new Map<string, { id: string; number: number; computedName: string }>();
@@ -51,31 +55,45 @@ export function createRecording(file?: string): Recording {
     };
   }
 
-  function see({ operation, status, requestBody, responseBody }: SeenExchange): void {
-    if (typeof responseBody !== "object" || responseBody === null || status >= 300) return;
-    const body = responseBody as Json;
-    if (operation === "getPage" && typeof body.pageId === "string" && typeof body.pageGroupId === "string") {
+  const record = (body: unknown): body is Json => typeof body === "object" && body !== null;
+
+  /** What each resource keeps of an answer, as the operations' own files ask (mock/operations/<name>.ts, `record`). */
+  const book: RecordingBook = {
+    page(body) {
+      if (!record(body) || typeof body.pageId !== "string" || typeof body.pageGroupId !== "string") return false;
       groups.add(body.pageGroupId);
       const { pageId, pageGroupId, customName, computedName, supplementaryContext } = body;
       pages.set(body.pageId, { id: pageId, pageGroupId, customName, computedName, supplementaryContext });
       const published = (body.publishedVersion ?? {}) as Json;
       if (typeof published.versionId === "string" && typeof computedName === "string") {
         const number = Number(published.versionNumber);
-        versions.set(pageId, { id: published.versionId, number: Number.isSafeInteger(number) && number >= 1 ? number : 1, computedName });
+        versions.set(body.pageId, { id: published.versionId, number: Number.isSafeInteger(number) && number >= 1 ? number : 1, computedName });
       }
-    } else if (operation === "updateWebhookSubscription" && typeof body.id === "string") {
+      return true;
+    },
+    subscription(body) {
+      if (!record(body) || typeof body.id !== "string") return false;
       const { id, url, events, active } = body;
       subscriptions.set(id, { id, url, events, active });
-    } else if (operation === "createProspectLog" && typeof body.prospectId === "string") {
-      const prospect = prospects.get(body.prospectId) ?? { id: body.prospectId };
-      const sent = (typeof requestBody === "object" && requestBody !== null ? requestBody : {}) as Json;
+      return true;
+    },
+    prospect(log, requestBody) {
+      if (!record(log) || typeof log.prospectId !== "string") return false;
+      const prospect = prospects.get(log.prospectId) ?? { id: log.prospectId };
+      const sent = record(requestBody) ? requestBody : {};
       // As the mock does: an identifier is added where the prospect has none and no other prospect holds it.
       for (const field of IDENTIFIERS) {
         if (typeof sent[field] === "string" && prospect[field] === undefined && !holds(field, sent[field])) prospect[field] = sent[field];
       }
-      prospects.set(body.prospectId, prospect);
-    } else return;
-    if (file !== undefined) writeFileSync(file, `${JSON.stringify(document(), null, 2)}\n`);
+      prospects.set(log.prospectId, prospect);
+      return true;
+    },
+  };
+
+  function see({ operation, status, requestBody, responseBody }: SeenExchange): void {
+    if (typeof responseBody !== "object" || responseBody === null || status >= 300) return;
+    const kept = recorders.get(operation)?.(book, { requestBody, responseBody }) ?? false;
+    if (kept && file !== undefined) writeFileSync(file, `${JSON.stringify(document(), null, 2)}\n`);
   }
 
   return { see, document };

@@ -7,7 +7,8 @@
  */
 import type * as z from "zod/mini";
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
-import { OPERATION_TABLE, type OperationId, type OperationRoute } from "../../src/operations.js";
+import type { OperationRow } from "../../src/operation-row.js";
+import { OPERATION_TABLE, type OperationId } from "../../src/operation-table.js";
 import { PROBLEM_CONTENT_TYPE, ProblemDetails, toFieldErrors } from "../../src/schemas/index.js";
 import { closedLists } from "./closed-lists.js";
 
@@ -20,7 +21,7 @@ export interface CheckedAnswer {
 }
 
 /** The row of the operation table of an operation. */
-export function tableRow(operation: OperationId): OperationRoute {
+export function tableRow(operation: OperationId): OperationRow {
   return OPERATION_TABLE.find((route) => route.name === operation)!;
 }
 
@@ -39,7 +40,7 @@ export function schemaProblems(schema: z.ZodMiniType, value: unknown): string[] 
 export function requestViolations(operation: OperationId, body: unknown): string[] {
   const { request } = tableRow(operation);
   if (request === undefined) return [];
-  return schemaProblems(request, body).map((problem) => `request ${problem}`);
+  return schemaProblems(request.schema, body).map((problem) => `request ${problem}`);
 }
 
 const isJson = (type: string | null) => type !== null && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);

@@ -4,7 +4,7 @@
  * @module
  */
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
-import type { OperationId } from "../../src/operations.js";
+import type { OperationId } from "../../src/operation-table.js";
 import { PROBLEM_CONTENT_TYPE, PROBLEM_STATUSES } from "../../src/schemas/problem.js";
 import { answerViolations } from "./exchange.js";
 import { type Exchange, expectThat, RuleFailure, RuleSkipped, shown } from "./rule.js";

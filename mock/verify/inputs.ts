@@ -7,9 +7,11 @@
  * @module
  */
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
+import type { OperationRow } from "../../src/operation-row.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
 import type { Exchange, SendOptions, VerifyContext } from "./rule.js";
 import { expectThat, RuleSkipped, shown } from "./rule.js";
-import { pathOf, sampleOf } from "./rules/samples.js";
+import { pathOf } from "./rules/samples.js";
 
 /** What a rule sets and reads back of a subscription. */
 export interface SubscriptionValues {
@@ -19,12 +21,16 @@ export interface SubscriptionValues {
   readonly active: boolean;
 }
 
-/** The path of a subscription. */
-export const subscriptionPath = (id: string): string => pathOf(sampleOf("updateWebhookSubscription").route, () => id);
+/** The operation of the table whose path takes exactly these parameters, with this method (the inputs' resources are found by what names them). */
+const rowTaking = (method: OperationRow["method"], ...keys: string[]): OperationRow =>
+  OPERATION_TABLE.find((row) => row.method === method && row.params.map((param) => param.key).join() === keys.join())!;
 
-/** The path of a page. */
+/** The path of a subscription: the update's, whose path takes a `subscriptionId`. */
+export const subscriptionPath = (id: string): string => pathOf(rowTaking("PATCH", "subscriptionId"), () => id);
+
+/** The path of a page: the read's, whose path takes a `pageGroupId` and a `pageId`. */
 export const pagePath = (pageGroupId: string, pageId: string): string =>
-  pathOf(sampleOf("getPage").route, (key) => (key === "pageGroupId" ? pageGroupId : pageId));
+  pathOf(rowTaking("GET", "pageGroupId", "pageId"), (key) => (key === "pageGroupId" ? pageGroupId : pageId));
 
 /**
  * The page given with `--page`, read once per run (`GET`), for a rule that reads its fields.

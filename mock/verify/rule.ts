@@ -5,7 +5,7 @@
  * rule runs in the test suite (the mock behind providing the inputs) and in `prospectkit-mock verify`.
  * @module
  */
-import type { OperationId } from "../../src/operations.js";
+import type { OperationId } from "../../src/operation-table.js";
 
 /** Where a rule comes from: the spec (a failure breaks the spec) or a decision of the mock (a failure means the mock and the deployment differ). */
 export type RuleClass = "spec" | "mock decision";

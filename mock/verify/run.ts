@@ -7,7 +7,7 @@
  * answers show it.
  * @module
  */
-import type { OperationId } from "../../src/operations.js";
+import type { OperationId } from "../../src/operation-table.js";
 import { BudgetSpent, createHttpContext, type HttpContextOptions, Interrupted, Unreachable } from "./http-context.js";
 import { firstRead, RESTORE_REQUESTS, type RestoreOutcome, restoreSubscription, subscriptionPath } from "./inputs.js";
 import { type ContractRule, type Exchange, INPUT_OPTIONS, type RuleClass, RuleFailure, RuleSkipped, type SentRequest } from "./rule.js";

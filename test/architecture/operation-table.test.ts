@@ -14,7 +14,8 @@ import { apiRoutes } from "../../mock/operations/index.js";
 import { allowList, createRouter } from "../../mock/pipeline/router.js";
 import { banner } from "../../mock/server/cli/output.js";
 import * as sdk from "../../src/index.js";
-import { API_PREFIX, fillPath, OPERATION_TABLE, OPERATIONS } from "../../src/operations.js";
+import { API_PREFIX, fillPath } from "../../src/operation-row.js";
+import { OPERATION_TABLE, OPERATIONS } from "../../src/operation-table.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const sorted = (items: Iterable<string>) => [...items].sort();
@@ -44,9 +45,9 @@ describe("every consumer is derived from the table", () => {
     const client = sdk.createClient({ apiKey: "pk_table", baseUrl: "https://table.test", fetch, maxRetries: 0, validateRequests: false });
     const clientMethods = Object.keys(client).filter((key) => typeof (client as unknown as Record<string, unknown>)[key] === "function");
     expect(sorted(clientMethods)).toEqual(sorted(OPERATIONS));
-    const input = { pageGroupId: "id_pageGroupId", pageId: "id_pageId", subscriptionId: "id_subscriptionId", source: "s", payload: {} };
     for (const route of OPERATION_TABLE) {
       expect(typeof (sdk as Record<string, unknown>)[route.name]).toBe("function");
+      const input = Object.fromEntries(route.params.map((param) => [param.key, `id_${param.key}`]));
       await (client as unknown as Record<string, (input: unknown) => Promise<unknown>>)[route.name]!(input).catch(() => undefined);
     }
     expect(sorted(sent)).toEqual(sorted(OPERATION_TABLE.map((route) => `${route.method} ${sample(route)}`)));
@@ -70,10 +71,10 @@ describe("every consumer is derived from the table", () => {
     const perOperation = api.handlers.slice(0, -2).map((handler) => handler.info.method);
     expect(sorted(perOperation as string[])).toEqual(sorted(OPERATION_TABLE.map((route) => route.method)));
     for (const route of OPERATION_TABLE) {
-      const handler = api.handlers.find((candidate) => candidate.info.method === route.method)!;
-      const path = handler.info.path;
       const url = `https://msw-table.test${sample(route)}`;
-      expect(path instanceof RegExp ? path.test(url) : path === url).toBe(true);
+      const matches = (path: unknown) => (path instanceof RegExp ? path.test(url) : path === url);
+      const handlers = api.handlers.slice(0, -2).filter((candidate) => matches(candidate.info.path));
+      expect(handlers.map((handler) => handler.info.method)).toEqual([route.method]);
     }
   });
 
@@ -105,8 +106,12 @@ describe("every consumer is derived from the table", () => {
       subscriptionId: "id_subscriptionId",
       quiet: false,
     });
-    const curls = [...text.matchAll(/curl -sS (?:-X (\w+) )?http:\/\/127\.0\.0\.1:4010(\/v0\/\S+)/g)].map((m) => `${m[1] ?? "GET"} ${m[2]}`);
-    expect(sorted(curls)).toEqual(sorted(OPERATION_TABLE.map((route) => `${route.method} ${sample(route)}`)));
+    const curls = [...text.matchAll(/curl -sS (?:-X (\w+) )?'?http:\/\/127\.0\.0\.1:4010(\/v0\/[^\s']+)/g)].map((m) => `${m[1] ?? "GET"} ${m[2]}`);
+    // The demo data's IDs where the banner has them; a placeholder named as in the spec for any other parameter.
+    const known = new Set(["pageGroupId", "pageId", "subscriptionId"]);
+    const shown = (route: (typeof OPERATION_TABLE)[number]) =>
+      fillPath(route, (param) => (known.has(param.key) ? `id_${param.key}` : `<${param.name}>`));
+    expect(sorted(curls)).toEqual(sorted(OPERATION_TABLE.map((route) => `${route.method} ${shown(route)}`)));
   });
 });
 
@@ -126,10 +131,79 @@ describe("the paths are written once", () => {
   it("outside comments, an API path (/v0/... or one of its resource segments) appears in src/operations.ts only, among src/ and mock/", () => {
     const segments = [...new Set(OPERATION_TABLE.map((route) => route.path.split("/")[2]!))];
     // The control API's paths (`/__mock/...`, `${CONTROL_PATH_PREFIX}/...`) reuse the API's resource names: not API paths.
-    const apiPath = new RegExp(`${API_PREFIX}/|(?<!__mock|CONTROL_PATH_PREFIX\\})/(?:${segments.join("|")})\\b`);
+    // An import of a module named like a resource (`./prospects.js`) is no path: a slash after a dot is not one.
+    const apiPath = new RegExp(`${API_PREFIX}/|(?<!__mock|CONTROL_PATH_PREFIX\\}|[.\\w])/(?:${segments.join("|")})\\b`);
     const writers = [...sourceFiles("src"), ...sourceFiles("mock")].filter((file) =>
       apiPath.test(withoutComments(readFileSync(join(ROOT, file), "utf8"))),
     );
     expect(writers).toEqual([join("src", "operations.ts")]);
+  });
+});
+
+/** An operation's name as code can spell it: `getPage` (and what starts with it, `getPageRoute`), `GetPage...`, `get-page`. */
+function spellings(name: string): RegExp {
+  const kebab = name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  const pascal = name[0]!.toUpperCase() + name.slice(1);
+  return new RegExp(`\\b(?:${name}|${pascal})|\\b${kebab}\\b`);
+}
+
+/** An operation's name in kebab case, as its own files are named: `get-page`. */
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/**
+ * Where an operation may be named: its row (src/operations.ts), its mock behaviour
+ * (mock/operations/<name>.ts) and its contract rules with its sample request
+ * (mock/verify/operations/<name>.ts, and <name>-<aspect>.ts). Everything else reaches an
+ * operation through the table.
+ */
+function isOwnFile(file: string): boolean {
+  const path = file.split("\\").join("/");
+  return (
+    path === "src/operations.ts" ||
+    OPERATIONS.some(
+      (name) => path === `mock/operations/${kebab(name)}.ts` || new RegExp(`^mock/verify/operations/${kebab(name)}(?:-[a-z-]+)?\\.ts$`).test(path),
+    )
+  );
+}
+
+/**
+ * The files of the contract check that use one operation as the vehicle of a rule about the API
+ * as a whole (a body limit checked through the create's body, a `--page` read): each says why.
+ */
+const VEHICLES: Readonly<Record<string, string>> = {
+  "mock/verify/rules/answers.ts": "the answers' rules write through the create and read a missing page",
+  "mock/verify/rules/auth.ts": "the key's rules send the create (a body the key must precede) and a read",
+  "mock/verify/rules/bodies.ts": "the JSON limits are checked through the create's free-form payload",
+  "mock/verify/rules/routes.ts": "HEAD and the unknown routes are checked beside the page read and the create's path",
+};
+
+/** The files of src/ and mock/ that name an operation outside comments. */
+function namingFiles(): string[] {
+  return [...sourceFiles("src"), ...sourceFiles("mock")].filter((file) => {
+    const code = withoutComments(readFileSync(join(ROOT, file), "utf8"));
+    return OPERATIONS.some((name) => spellings(name).test(code));
+  });
+}
+
+describe("an operation is named in its own files only", () => {
+  it("outside comments, no file of src/ or mock/ but the row, the operation's behaviour and its behaviour rules names an operation", () => {
+    const others = namingFiles().filter((file) => !isOwnFile(file));
+    expect(others.filter((file) => VEHICLES[file.split("\\").join("/")] === undefined)).toEqual([]);
+    // The list of vehicles holds only files that still name one.
+    expect(Object.keys(VEHICLES).filter((file) => !others.map((other) => other.split("\\").join("/")).includes(file))).toEqual([]);
+  });
+
+  it("the check sees a name written anywhere else (a branch on an operation in the recording would fail it)", () => {
+    const code = withoutComments('function see(operation) {\n  // getPage in a comment is fine\n  if (operation === "getPage") keep();\n}');
+    expect(OPERATIONS.filter((name) => spellings(name).test(code))).toEqual(["getPage"]);
+    expect(
+      ["createProspectLogRoute", "UpdateWebhookSubscriptionParams", "./create-prospect-log.js"].map((text) =>
+        OPERATIONS.some((name) => spellings(name).test(text)),
+      ),
+    ).toEqual([true, true, true]);
+    expect(isOwnFile(join("mock", "server", "recording.ts"))).toBe(false);
+    expect(isOwnFile(join("mock", "operations", "get-page.ts"))).toBe(true);
+    expect(isOwnFile(join("mock", "verify", "operations", "create-prospect-log-bounds.ts"))).toBe(true);
+    expect(isOwnFile(join("mock", "verify", "rules", "get-page.ts"))).toBe(false);
   });
 });

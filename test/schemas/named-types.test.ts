@@ -19,7 +19,7 @@ import type {
   RateLimitError,
   UnprocessableEntityError,
 } from "../../src/errors/index.js";
-import type { AcceptReadonly, UpdateWebhookSubscriptionParams } from "../../src/operations.js";
+import type { UpdateWebhookSubscriptionParams } from "../../src/operations.js";
 import type {
   KnownFields,
   Page,
@@ -31,6 +31,7 @@ import type {
   WebhookSubscription,
   WebhookSubscriptionUpdate,
 } from "../../src/schemas/index.js";
+import type { AcceptReadonly } from "../../src/schemas/types.js";
 
 /** An intersection as one object type, as an interface that extends is. */
 type Flat<T> = { [K in keyof T]: T[K] };

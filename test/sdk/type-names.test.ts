@@ -167,10 +167,11 @@ describe("the names users read", () => {
   });
 
   it.each([
-    ["createProspectLog", "(method) ProspectKitClient.createProspectLog(body: ProspectLogCreate, options?: RequestOptions): APIPromise<ProspectLog>"],
+    // A client's methods are derived from the operation table's rows (a mapped type): an editor shows each as a property of function type.
+    ["createProspectLog", "(property) createProspectLog: (input: ProspectLogCreate, options?: RequestOptions) => APIPromise<ProspectLog>"],
     [
       "updateWebhookSubscription",
-      "(method) ProspectKitClient.updateWebhookSubscription(params: UpdateWebhookSubscriptionParams, options?: RequestOptions): APIPromise<WebhookSubscription>",
+      "(property) updateWebhookSubscription: (input: UpdateWebhookSubscriptionParams, options?: RequestOptions) => APIPromise<WebhookSubscription>",
     ],
     ["created", "const created: APIPromise<ProspectLog>"],
     ["page", "const page: Page"],

@@ -5,7 +5,7 @@
  * (RFC 9110, 9.2.1: GET, HEAD, OPTIONS). The budget holds (the restore included), and so does the pace.
  */
 import { describe, expect, it } from "vitest";
-import { OPERATION_TABLE } from "../../src/operations.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
 import { startDeployment } from "./support/deployment-server.js";
 import { deploymentMock, KEYS } from "./support/deployments.js";
 import { pathOf } from "./support/mutation.js";

@@ -5,7 +5,7 @@
  * that part comes first, then a 404, or a 405 with `Allow` for a path served by other methods.
  * @module
  */
-import { API_PREFIX } from "../../../src/operations.js";
+import { API_PREFIX } from "../../../src/operation-row.js";
 import type { Next, Step } from "../exchange.js";
 import { problem } from "../reply.js";
 import type { Route, RouteArea } from "../route.js";

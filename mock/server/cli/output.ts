@@ -1,15 +1,17 @@
 /**
  * What the CLI prints: the start banner (base URL, API key, demo IDs, a copy-paste `curl` for
- * each operation) and one line per request (method, path, status, time; never a header, so
+ * each operation, from its row and its own file's example) and one line per request (method, path, status, time; never a header, so
  * never the API key).
  * @module
  */
 
-import { createProspectLogRoute, fillPath, getPageRoute, updateWebhookSubscriptionRoute } from "../../../src/operations.js";
+import { fillPath, type OperationRow } from "../../../src/operation-row.js";
 import { CONSOLE_PATH } from "../../console/handler.js";
 import { CONTROL_PATH_PREFIX } from "../../control/route.js";
 import { CONTROL_ROUTES } from "../../control/routes.js";
+import { OPERATION_DOCS } from "../../openapi/operation-docs.js";
 import { OPENAPI_PATH } from "../../openapi/routes.js";
+import { MOCK_OPERATIONS, type MockOperation } from "../../operations/index.js";
 import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
 import type { AnsweredRequest } from "../answered.js";
 
@@ -34,6 +36,8 @@ export interface BannerInput {
   readonly proxy?: { readonly target: string; readonly recordFile: string | undefined; readonly fallback: boolean };
   /** How webhooks are delivered, and the URL of the inbox the first subscription delivers to (if it is the server's own). */
   readonly webhooks?: { readonly deliver: boolean; readonly timeScale: number; readonly inboxUrl: string | undefined };
+  /** The operations the server serves, each shown with its example (default: every operation of the API). */
+  readonly operations?: readonly MockOperation[];
 }
 
 function webhookLine(webhooks: NonNullable<BannerInput["webhooks"]>): string {
@@ -53,14 +57,8 @@ function exposureLines(hosts: readonly string[], origins: readonly string[]): st
   return lines;
 }
 
-/** The body of the printed update command: a change that keeps the subscription delivering, so the steps after it still work. */
-export const SAMPLE_SUBSCRIPTION_UPDATE = { events: ["page.version.published", "page.version.processed"] };
-
 /** The control route that publishes a page version, whose path the banner fills in. */
 const PUBLISH_ROUTE = CONTROL_ROUTES.find((route) => route.operationId === "publishPageVersion")!;
-
-/** The body of the printed create command. */
-export const SAMPLE_PROSPECT_LOG = { source: "crm", payload: { event: "signed_up", plan: "team" }, email: "ada@example.com", name: "Ada Lovelace" };
 
 /** Quotes a word for a POSIX shell (single quotes; a `'` inside is closed, escaped and reopened). */
 export function shellQuote(word: string): string {
@@ -103,14 +101,12 @@ export function banner(input: BannerInput): string {
       : "";
   // A known ID is filled in URL-encoded; an unknown one is a <placeholder> named as in the spec.
   const ids: Readonly<Record<string, string | undefined>> = { pageGroupId: page?.pageGroupId, pageId: page?.pageId, subscriptionId };
-  const example = (route: Parameters<typeof fillPath>[0]) =>
-    fillPath(route, (param) => (ids[param.key] === undefined ? `<${param.name}>` : encodeURIComponent(ids[param.key]!)));
-  const pagePath = example(getPageRoute);
+  const examplePath = (row: OperationRow) =>
+    fillPath(row, (param) => (ids[param.key] === undefined ? `<${param.name}>` : encodeURIComponent(ids[param.key]!)));
   // With a subscription delivering to the server's own inbox, the steps end on a delivery in it:
   // publishing the page's version again sends one, the inbox then shows it.
   const inboxUrl = input.webhooks?.inboxUrl;
   const publishes = inboxUrl !== undefined && input.webhooks?.deliver === true && typeof page?.publishedVersionId === "string";
-  const subscriptionPath = example(updateWebhookSubscriptionRoute);
   return [
     `prospectkit-mock ${input.version} listening on ${url}`,
     "",
@@ -130,12 +126,11 @@ export function banner(input: BannerInput): string {
         ]
       : []),
     "",
-    "Create a prospect log entry:",
-    curl(createProspectLogRoute.method, url + createProspectLogRoute.path, header, SAMPLE_PROSPECT_LOG),
-    "Get a page with its published version:",
-    curl(getPageRoute.method, url + pagePath, header),
-    'Update a webhook subscription (here its events; {"active":false} would stop its deliveries):',
-    curl(updateWebhookSubscriptionRoute.method, url + subscriptionPath, header, SAMPLE_SUBSCRIPTION_UPDATE),
+    // Each operation: its summary (its row's documentation), then a curl with its example.
+    ...(input.operations ?? MOCK_OPERATIONS).flatMap(({ row, example }) => [
+      `${OPERATION_DOCS[row.name]?.summary ?? row.name}${example?.note === undefined ? "" : ` (${example.note})`}:`,
+      curl(row.method, url + examplePath(row), header, example?.body),
+    ]),
     ...(publishes ? publishStep(url, header, page!.publishedVersionId!) : []),
     "List the stored prospect log entries (control API):",
     curl("GET", `${url}${CONTROL_PATH_PREFIX}/prospect_logs`, header),

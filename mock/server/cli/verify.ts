@@ -29,7 +29,7 @@ the end: the report says "restored" only when the answers show it.
 Options:
       --base-url URL           the deployment (e.g. https://staging.example.com)
       --api-key KEY            its API key (default: the ${KEY_VARIABLES.apiKey} environment variable; prefer it in CI)
-      --page GROUP/PAGE        an existing page with a published version (runs the get-page rules)
+      --page GROUP/PAGE        an existing page with a published version (runs the page rules)
       --subscription ID        a subscription with an events list the rules may change; put back at the end
       --other-tenant-key KEY   a key of another tenant (runs the isolation rules; default ${KEY_VARIABLES.otherTenantKey})
       --strict                 fail on mock-decision failures too (by default only spec failures fail)

@@ -6,11 +6,15 @@
  * @module
  */
 import { REQUEST_ID_HEADER } from "../../../src/headers.js";
-import { createProspectLogRoute } from "../../../src/operations.js";
+import { rowOf } from "../../../src/operation.js";
+import { createProspectLog } from "../../../src/operations.js";
+
+const createProspectLogRoute = rowOf(createProspectLog);
+
 import { isExactTimestamp, problemViolations } from "../expect.js";
+import { createLog } from "../operations/create-prospect-log-fresh.js";
+import { sampleOf } from "../operations/index.js";
 import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
-import { createLog } from "./fresh.js";
-import { sampleOf } from "./samples.js";
 
 /**
  * A few requests every deployment refuses, of different kinds (a field problem, an unknown key, no

@@ -4,10 +4,11 @@
  * key go anywhere but the three operations' own method and path.
  * @module
  */
-import { API_PREFIX } from "../../../src/operations.js";
+import { API_PREFIX } from "../../../src/operation-row.js";
 import { expectProblem, expectRefused } from "../expect.js";
+import { BODY_SAMPLES, OPERATION_SAMPLES, sampleOf } from "../operations/index.js";
 import { type ContractRule, type KeyChoice, RuleSkipped, type VerifyContext } from "../rule.js";
-import { BODY_SAMPLES, OPERATION_SAMPLES, oversizedBody, type Sample, sampleOf } from "./samples.js";
+import { oversizedBody, type Sample } from "./samples.js";
 
 /** Sends an operation's sample request with this key (and its valid body). */
 const sendSample = (context: VerifyContext, sample: Sample, key: KeyChoice) =>

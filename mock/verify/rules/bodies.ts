@@ -7,8 +7,9 @@
  */
 import { MAX_JSON_DEPTH, MAX_JSON_LIMIT_ISSUES } from "../../../src/schemas/json-limits.js";
 import { expectAccepted, expectEqual, expectFieldErrors, expectProblem } from "../expect.js";
+import { BODY_SAMPLES, sampleOf } from "../operations/index.js";
 import type { ContractRule, Exchange, SendOptions, VerifyContext } from "../rule.js";
-import { BODY_SAMPLES, oversizedBody, type Sample, sampleOf } from "./samples.js";
+import { oversizedBody, type Sample } from "./samples.js";
 
 const create = sampleOf("createProspectLog");
 const send = (context: VerifyContext, sample: Sample, options: SendOptions): Promise<Exchange> =>

@@ -4,11 +4,12 @@
  * by definition (RFC 9110, 9.2.1: GET, HEAD, OPTIONS), so no deployment can act on them.
  * @module
  */
-import { API_PREFIX } from "../../../src/operations.js";
+import { API_PREFIX } from "../../../src/operation-row.js";
 import { expectEqual, expectProblem, expectStatus } from "../expect.js";
 import { readPage } from "../inputs.js";
+import { OPERATION_SAMPLES, sampleOf } from "../operations/index.js";
 import { type ContractRule, expectThat, shown } from "../rule.js";
-import { allowOf, OPERATION_SAMPLES, sampleOf } from "./samples.js";
+import { allowOf } from "./samples.js";
 
 const page = sampleOf("getPage");
 

@@ -1,19 +1,11 @@
 /**
- * One request per operation of the operation table, for the rules that hold for every operation
- * alike (authentication, methods, bodies): its path, filled with the inputs given (or IDs no
- * deployment has), and a valid body when it takes one. The rules iterate over these rows, so an
- * operation added to the table needs a sample here and nothing else.
+ * What the rules share about requests: `verify`'s tags on what it writes, IDs no deployment has,
+ * a path filled in, and the shape of an operation's sample request (each operation's own file,
+ * `mock/verify/operations/<name>.ts`, exports its sample; `mock/verify/operations/index.ts`
+ * gathers them in the table's order).
  * @module
  */
-import {
-  createProspectLogRoute,
-  fillPath,
-  getPageRoute,
-  OPERATION_TABLE,
-  type OperationId,
-  type OperationRoute,
-  updateWebhookSubscriptionRoute,
-} from "../../../src/operations.js";
+import { fillPath, type OperationRow } from "../../../src/operation-row.js";
 import { MAX_BODY_BYTES } from "../../../src/schemas/json-limits.js";
 import type { VerifyContext } from "../rule.js";
 
@@ -31,12 +23,12 @@ export const MISSING = {
 } as const;
 
 /** A path of `route` with each parameter taken from `value` and URL-encoded. */
-export const pathOf = (route: Pick<OperationRoute, "path" | "params">, value: (key: string) => string): string =>
+export const pathOf = (route: Pick<OperationRow, "path" | "params">, value: (key: string) => string): string =>
   fillPath(route, (param) => encodeURIComponent(value(param.key)));
 
 /** One operation's sample request. */
 export interface Sample {
-  readonly route: OperationRoute;
+  readonly route: OperationRow;
   /** A path of the operation: the given input's, or IDs that no deployment holds. */
   path(context: VerifyContext): string;
   /** A path of the operation that names nothing the deployment holds (what a missing resource answers is then 404). */
@@ -45,36 +37,11 @@ export interface Sample {
   readonly body?: Readonly<Record<string, unknown>>;
 }
 
-/** The sample of each operation (a row of the table without one does not type-check). */
-const SAMPLES: Readonly<Record<OperationId, Omit<Sample, "route">>> = {
-  createProspectLog: {
-    path: () => pathOf(createProspectLogRoute, () => ""),
-    missingPath: () => pathOf(createProspectLogRoute, () => ""),
-    body: { source: VERIFY_SOURCE, payload: VERIFY_PAYLOAD },
-  },
-  getPage: {
-    path: (context) => pathOf(getPageRoute, (key) => (context.page as Record<string, string> | undefined)?.[key] ?? MISSING[key as "pageId"]),
-    missingPath: (context) =>
-      pathOf(getPageRoute, (key) => (key === "pageGroupId" ? (context.page?.pageGroupId ?? MISSING.pageGroupId) : MISSING.pageId)),
-  },
-  updateWebhookSubscription: {
-    path: (context) => pathOf(updateWebhookSubscriptionRoute, () => context.subscription ?? MISSING.subscriptionId),
-    missingPath: () => pathOf(updateWebhookSubscriptionRoute, () => MISSING.subscriptionId),
-    body: {},
-  },
-};
-
-/** Every operation with its sample request, in the table's order. */
-export const OPERATION_SAMPLES: readonly Sample[] = OPERATION_TABLE.map((route) => ({ route, ...SAMPLES[route.name] }));
-
-/** The sample of one operation. */
-export const sampleOf = (operation: OperationId): Sample => OPERATION_SAMPLES.find((sample) => sample.route.name === operation)!;
-
-/** The samples of the operations that take a JSON body. */
-export const BODY_SAMPLES: readonly Sample[] = OPERATION_SAMPLES.filter((sample) => sample.route.request !== undefined);
+/** What an operation's own rules file (`mock/verify/operations/<name>.ts`) exports as its sample: the sample without the row. */
+export type SampleInput = Omit<Sample, "route">;
 
 /** The methods a path of an operation serves, as the `Allow` of its 405 lists them (HEAD wherever GET is). */
-export const allowOf = (route: OperationRoute): string[] => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]);
+export const allowOf = (route: OperationRow): string[] => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]);
 
 /**
  * A create body of exactly 1 MiB plus `extra` bytes that no deployment stores: valid but for an

@@ -22,7 +22,7 @@ export function ProspectsSection({ prospects, logs }: { prospects: readonly Pros
     <h2 id="prospects-title">Prospects <span class="count">${prospects.length}</span></h2>
     ${
       prospects.length === 0
-        ? html`<p class="empty">No prospect yet: creating a prospect log entry (createProspectLog) creates one.</p>`
+        ? html`<p class="empty">No prospect yet: creating a prospect log entry creates one.</p>`
         : html`<ul class="plain" id="prospects">
           ${prospects.map((prospect) => {
             const own = byProspect.get(prospect.id) ?? [];

@@ -4,10 +4,20 @@
  * that ask for it otherwise (under another group, in another case, encoded) use its IDs.
  * @module
  */
+
+import { rowOf } from "../../../src/operation.js";
+import { getPage } from "../../../src/operations.js";
 import { expectContract, expectEqual, expectProblem, expectStatus, isExactTimestamp, withoutRequestId } from "../expect.js";
 import { pagePath, readPage } from "../inputs.js";
 import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
-import { MISSING } from "./samples.js";
+import { MISSING, pathOf, type SampleInput } from "../rules/samples.js";
+
+/** The sample request of the rules that hold for every operation: the page given (`--page`), else IDs no deployment has. */
+export const sample: SampleInput = {
+  path: (context) => pathOf(rowOf(getPage), (key) => (context.page as Record<string, string> | undefined)?.[key] ?? MISSING[key as "pageId"]),
+  missingPath: (context) =>
+    pathOf(rowOf(getPage), (key) => (key === "pageGroupId" ? (context.page?.pageGroupId ?? MISSING.pageGroupId) : MISSING.pageId)),
+};
 
 const operation = "getPage" as const;
 const source = "docs/behaviour.md, Get page";
@@ -29,7 +39,7 @@ async function expectLikeMissing(context: VerifyContext, exchange: Exchange, opt
 }
 
 /** The rules. */
-export const getPageRules: readonly ContractRule[] = [
+export const rules: readonly ContractRule[] = [
   {
     id: "page.result",
     operation,

@@ -5,9 +5,14 @@
  * `verify` writes can ever be matched to a real prospect.
  * @module
  */
-import { createProspectLogRoute } from "../../../src/operations.js";
+
+import { rowOf } from "../../../src/operation.js";
+import { createProspectLog } from "../../../src/operations.js";
+
+const createProspectLogRoute = rowOf(createProspectLog);
+
 import type { Exchange, SendOptions, VerifyContext } from "../rule.js";
-import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "./samples.js";
+import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
 
 /** A create request: the tagged source and payload, with `fields` added (or replacing them). */
 export const createLog = (context: VerifyContext, fields: Readonly<Record<string, unknown>>, options: SendOptions = {}): Promise<Exchange> =>

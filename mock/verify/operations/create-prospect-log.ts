@@ -1,9 +1,21 @@
 /** Contract rules of `POST /v0/prospect_logs`: its result, default, required fields and field types (spec 2.1, 2.2, 4.1); its field errors (docs/behaviour.md). */
-import { createProspectLogRoute } from "../../../src/operations.js";
+
+import { rowOf } from "../../../src/operation.js";
+import { createProspectLog } from "../../../src/operations.js";
+
+const createProspectLogRoute = rowOf(createProspectLog);
+
 import { expectAccepted, expectContract, expectEqual, expectFieldErrors, expectRefused, expectStatus } from "../expect.js";
 import { type ContractRule, expectThat } from "../rule.js";
-import { createLog, freshProspectId } from "./fresh.js";
-import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "./samples.js";
+import { pathOf, type SampleInput, VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
+import { createLog, freshProspectId } from "./create-prospect-log-fresh.js";
+
+/** The sample request of the rules that hold for every operation: an entry tagged as `verify`'s. */
+export const sample: SampleInput = {
+  path: () => pathOf(createProspectLogRoute, () => ""),
+  missingPath: () => pathOf(createProspectLogRoute, () => ""),
+  body: { source: VERIFY_SOURCE, payload: VERIFY_PAYLOAD },
+};
 
 const operation = "createProspectLog" as const;
 
@@ -23,7 +35,7 @@ const WRONG_TYPES: readonly (readonly [field: string, value: unknown])[] = [
 ];
 
 /** The rules. */
-export const createProspectLogRules: readonly ContractRule[] = [
+export const rules: readonly ContractRule[] = [
   {
     id: "create.result",
     operation,

@@ -6,15 +6,25 @@
  * against them, never against a reading it has not proven.
  * @module
  */
+
+import { rowOf } from "../../../src/operation.js";
+import { updateWebhookSubscription } from "../../../src/operations.js";
 import { WEBHOOK_EVENT_KINDS } from "../../../src/schemas/events.js";
 import { expectContract, expectEqual, expectFieldErrors, expectProblem, expectRefused, expectStatus, withoutRequestId } from "../expect.js";
 import { expectValues, firstRead, patchSubscription, setKnown, VERIFY_EVENTS, VERIFY_URLS } from "../inputs.js";
 import { type ContractRule, type Exchange, expectThat } from "../rule.js";
-import { sampleOf } from "./samples.js";
+import { MISSING, pathOf, type Sample, type SampleInput } from "../rules/samples.js";
 
 const operation = "updateWebhookSubscription" as const;
 const source = "docs/behaviour.md, Update webhook subscription";
-const update = sampleOf(operation);
+/** The sample request of the rules that hold for every operation: the subscription given (`--subscription`), else one no deployment has; an empty update. */
+export const sample: SampleInput = {
+  path: (context) => pathOf(rowOf(updateWebhookSubscription), () => context.subscription ?? MISSING.subscriptionId),
+  missingPath: () => pathOf(rowOf(updateWebhookSubscription), () => MISSING.subscriptionId),
+  body: {},
+};
+/** The operation's sample with its row. */
+export const update: Sample = { route: rowOf(updateWebhookSubscription), ...sample };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The answer is a WebhookSubscription of spec 2.4 for the subscription asked, its events from the closed list (spec 6). */
@@ -27,7 +37,7 @@ function expectSubscription(exchange: Exchange, id: string): void {
 }
 
 /** The rules. */
-export const updateSubscriptionRules: readonly ContractRule[] = [
+export const rules: readonly ContractRule[] = [
   {
     id: "subscription.result",
     operation,

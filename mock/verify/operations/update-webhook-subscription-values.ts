@@ -12,10 +12,9 @@ import { MAX_URL_LENGTH } from "../../../src/schemas/url.js";
 import { expectEqual, expectFieldErrors, expectFieldPointers, expectRefused, expectStatus } from "../expect.js";
 import { givenSubscription, patchSubscription, requireEventsList, setKnown, VERIFY_EVENTS, VERIFY_URLS } from "../inputs.js";
 import type { ContractRule, Exchange, VerifyContext } from "../rule.js";
-import { sampleOf } from "./samples.js";
+import { update } from "./update-webhook-subscription.js";
 
 const operation = "updateWebhookSubscription" as const;
-const update = sampleOf(operation);
 
 /** A URL of exactly `length` characters below the rules' own. */
 const urlOfLength = (length: number) => `${VERIFY_URLS[0]}&pad=`.padEnd(length, "x");
@@ -50,7 +49,7 @@ const INVALID_URLS: readonly string[] = [
 const EXACT_URLS: readonly string[] = ["HTTPS://Hooks.Example.COM:443/prospectkit-verify/./a/../b?check=%7e&x=1#frag", urlOfLength(MAX_URL_LENGTH)];
 
 /** The rules. */
-export const subscriptionValueRules: readonly ContractRule[] = [
+export const rules: readonly ContractRule[] = [
   {
     id: "subscription.url-exact",
     operation,

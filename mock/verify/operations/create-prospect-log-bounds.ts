@@ -8,8 +8,8 @@
  */
 import { expectAccepted, expectRefused } from "../expect.js";
 import type { ContractRule, VerifyContext } from "../rule.js";
-import { createLog, freshProspectId } from "./fresh.js";
-import { VERIFY_SOURCE } from "./samples.js";
+import { VERIFY_SOURCE } from "../rules/samples.js";
+import { createLog, freshProspectId } from "./create-prospect-log-fresh.js";
 
 /** A string of exactly `length` characters starting with `prefix` (cut when it is longer). */
 const sized = (prefix: string, length: number) => prefix.padEnd(length, "x").slice(0, length);
@@ -156,4 +156,4 @@ const emailRule: ContractRule = {
 };
 
 /** The rules. */
-export const createBoundRules: readonly ContractRule[] = [...boundRules, emailRule];
+export const rules: readonly ContractRule[] = [...boundRules, emailRule];

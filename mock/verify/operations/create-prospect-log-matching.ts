@@ -7,7 +7,7 @@
  */
 import { expectAccepted, expectEqual } from "../expect.js";
 import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
-import { createLog, freshEmail, freshLinkedin, freshName, freshPhone, freshProspectId } from "./fresh.js";
+import { createLog, freshEmail, freshLinkedin, freshName, freshPhone, freshProspectId } from "./create-prospect-log-fresh.js";
 
 const operation = "createProspectLog" as const;
 const source = "docs/behaviour.md, Create prospect log: which prospect";
@@ -44,7 +44,7 @@ function expectNew(exchange: Exchange, notId: string, why: string): void {
 }
 
 /** The rules. */
-export const prospectResolutionRules: readonly ContractRule[] = [
+export const rules: readonly ContractRule[] = [
   {
     id: "create.resolution-email",
     operation,

@@ -2,8 +2,8 @@
 import { REPLAYED_HEADER, REQUEST_ID_HEADER } from "../../../src/headers.js";
 import { expectAccepted, expectEqual, expectFieldErrors, expectProblem } from "../expect.js";
 import { type ContractRule, type Exchange, expectThat } from "../rule.js";
-import { createLog, freshProspectId } from "./fresh.js";
-import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "./samples.js";
+import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
+import { createLog, freshProspectId } from "./create-prospect-log-fresh.js";
 
 const operation = "createProspectLog" as const;
 const source = "docs/behaviour.md, Idempotency";
@@ -24,7 +24,7 @@ function expectNewEntry(exchange: Exchange): void {
 }
 
 /** The rules. */
-export const idempotencyRules: readonly ContractRule[] = [
+export const rules: readonly ContractRule[] = [
   {
     id: "create.idempotent-replay",
     operation,
