@@ -19,8 +19,15 @@ type MethodOf<F> = F extends OperationFunction<infer Input, infer Result> ? (inp
  */
 type MethodsOf<Table> = { readonly [Name in keyof Table]: MethodOf<Table[Name]> };
 
-/** Every operation function of the table, by name (each with its documentation). */
-type Operations = Omit<typeof exported, "default">;
+/**
+ * Every operation function of the table, by name (each with its documentation): the module's
+ * exports that are operations (it also exports their input types and the schemas their rows name).
+ */
+type Operations = {
+  readonly [Name in keyof typeof exported as (typeof exported)[Name] extends OperationFunction<never, unknown>
+    ? Name
+    : never]: (typeof exported)[Name];
+};
 
 /** The client: every operation of the API as a method. Create it with {@link createClient}. */
 export interface ProspectKitClient extends BaseClient, MethodsOf<Operations> {}

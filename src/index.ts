@@ -36,7 +36,7 @@ export type {
   ValidationIssueEvent,
 } from "./hooks.js";
 export type { OperationFunction } from "./operation.js";
-// The operations, each with its input type: every export of the operation table is public, so a row added there is exported here.
+// The operations, each with its input type and the schemas its row names: every export of the operation table is public, so a row added there is exported here.
 export * from "./operations.js";
 export type { ClientOptions, Fetch, HeaderOptions, RequestOptions, ValidationMode } from "./options.js";
 export type { APIPromise, WithResponse } from "./request.js";
@@ -52,14 +52,11 @@ export {
   JsonObjectSchema,
   MAX_URL_LENGTH,
   OpaqueId,
-  Page,
   PROBLEM_CONTENT_TYPE,
   PROSPECT_ID_PATTERN,
   PROSPECT_LOG_ID_PATTERN,
   ProblemDetails,
   ProspectId,
-  ProspectLog,
-  ProspectLogCreate,
   type ProspectLogCreateParsed,
   ProspectLogId,
   PublishedVersion,
@@ -67,8 +64,6 @@ export {
   WebhookEvent,
   WebhookEventKind,
   WebhookEventKindInResponse,
-  WebhookSubscription,
-  WebhookSubscriptionUpdate,
 } from "./schemas/index.js";
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

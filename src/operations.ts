@@ -7,8 +7,8 @@
  * documentation are the OpenAPI document's prose (mock/openapi/prose.ts). Everything else (the
  * client's methods, the mock's routes, the MSW handlers, the OpenAPI operations, the fault
  * targets, the CLI banner's examples, the contract check's generic rules) derives from these rows:
- * every export of this module is an operation or its input type, and each is public
- * (src/index.ts exports them all).
+ * every export of this module is an operation, its input type or a schema its row names, and each
+ * is public (src/index.ts exports them all).
  * @module
  */
 import { json } from "./json-body.js";
@@ -16,6 +16,9 @@ import { operation } from "./operation.js";
 import { API_PREFIX } from "./operation-row.js";
 import { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "./schemas/index.js";
 import type { AcceptReadonly } from "./schemas/types.js";
+
+// A row's request and result schemas are public with it (src/index.ts exports this module whole).
+export { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate };
 
 /**
  * Create a prospect log entry.

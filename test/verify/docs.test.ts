@@ -125,10 +125,17 @@ describe("docs/contract-check.md, what it says of a run", () => {
       fetch: deploymentFetch(api),
     });
     expect(report.results.filter((result) => result.status !== "passed")).toEqual([]);
-    expect(guide).toContain(`A run with every input sends ${report.requests} requests: at the default pace of ${DEFAULT_RATE} a`);
-    expect(guide).toContain(`that takes about ${Math.round(report.requests / DEFAULT_RATE)} seconds`);
+    // The guide says "a few hundred", "fewer than the default --max-requests" and "under a minute at
+    // the default pace" rather than the exact count, so adding an operation does not touch it; these
+    // hold the words to the measured run (a 4th operation that outgrows them fails here).
+    expect(report.stopped).toBeUndefined();
+    expect(report.requests).toBeGreaterThanOrEqual(200);
+    expect(report.requests).toBeLessThan(DEFAULT_MAX_REQUESTS);
+    expect(report.requests / DEFAULT_RATE).toBeLessThan(60);
+    expect(guide).toContain("A run with every input sends a few hundred requests, fewer than the default\n`--max-requests`");
+    expect(guide).toContain(`at the default pace of ${DEFAULT_RATE} a second (gentle on a\nshared deployment) that takes under a minute`);
     expect(guide).toContain(`| \`--max-requests N\` | \`${DEFAULT_MAX_REQUESTS}\` |`);
-    expect(guide).toContain(`A whole run with every input sends ${report.requests}.`);
+    expect(guide).toContain("A whole run with every input stays under the default. |");
     expect(guide).toContain(`against ${MUTANTS.length} single-rule mutants`);
   });
 });
