@@ -18,9 +18,7 @@ const fast = process.argv[2] === "--fast";
 // vitest's default of one less: these tests mostly wait on sockets and timers, so on 2 cores the
 // second worker halves the run, 59 s to 34 s measured).
 const fastProjects = FAST_PROJECTS.flatMap((name) => ["--project", name]);
-const vitestArgs = fast
-  ? [...fastProjects, "--pool=threads", "--no-isolate", "--maxWorkers=100%", ...process.argv.slice(3)]
-  : process.argv.slice(2);
+const vitestArgs = fast ? [...fastProjects, "--pool=threads", "--no-isolate", "--maxWorkers=100%", ...process.argv.slice(3)] : process.argv.slice(2);
 const all = [
   ["biome", "ci", ...(plain ? ["--colors=off"] : []), "."],
   ["tsc", "--noEmit"],
