@@ -130,7 +130,7 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     });
     const row = page.locator("#request-log li", { hasText: "/v0/prospect_logs" }).first();
     await row.waitFor();
-    expect(await row.textContent()).toContain("201");
+    expect(await row.locator(".badge").textContent()).toBe("201");
     await row.locator("summary").click();
     await expect.poll(() => row.textContent()).toContain("Zürich café ✓");
     await row.locator("summary").click();
@@ -145,7 +145,11 @@ describe("the mock console in Chromium", { timeout: 60_000 }, () => {
     await client.getPage({ pageGroupId: DEMO_IDS.pageGroup, pageId: "page_missing" }).catch(() => undefined);
     await client.updateWebhookSubscription({ subscriptionId: DEMO_IDS.subscription, active: true });
     await expect.poll(() => page.locator("#request-log > li").count()).toBe(5);
-    const refused = page.locator("#request-log li", { hasText: "400" }).first();
+    // Found by its status badge: a row's time (18:53:10.400) or request ID can hold "400" too.
+    const refused = page
+      .locator("#request-log li")
+      .filter({ has: page.locator(".badge", { hasText: /^400$/ }) })
+      .first();
     await refused.locator("summary").click();
     await expect.poll(() => refused.textContent()).toContain("/source");
     await screenshot("console-requests");
