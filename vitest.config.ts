@@ -21,7 +21,7 @@ export default defineConfig({
     reporters: ["default", "json"],
     outputFile: { json: "test/.report.json" },
     projects: [
-      { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: Object.values(PROJECTS).flat() } },
+      { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: Object.values(PROJECTS).flat(), ...PROJECT_OPTIONS.fast } },
       ...Object.entries(PROJECTS).map(([name, include]) => ({
         extends: true,
         test: { name, include, ...PROJECT_OPTIONS[name as keyof typeof PROJECTS] },

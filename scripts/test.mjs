@@ -3,7 +3,7 @@
  * format, types, the build, every vitest project, the package checks (publint, attw), the size
  * budgets and the API reference. Arguments go to vitest (`npm test -- --project fast`). With
  * `--fast` first (`npm run test:fast`) it runs only the projects that run from the sources
- * (`FAST_PROJECTS` of test/projects.ts), in one reused worker pool. Output to a file or a CI log
+ * (`FAST_PROJECTS` of test/projects.ts), in reused workers. Output to a file or a CI log
  * carries no colour codes: the tools colour it in a terminal only (vitest colours whenever TERM is
  * set, hence NO_COLOR). The steps whose success is a long listing (tsup's file sizes, attw's table)
  * print one line when they pass and their whole output when they fail.
@@ -14,11 +14,10 @@ import { FAST_PROJECTS } from "../test/projects.ts";
 const plain = !process.stdout.isTTY;
 const env = plain ? { ...process.env, NO_COLOR: "1" } : process.env;
 const fast = process.argv[2] === "--fast";
-// The projects that run from the sources, in one reused worker pool with a worker per core (not
-// vitest's default of one less: these tests mostly wait on sockets and timers, so on 2 cores the
-// second worker halves the run, 59 s to 34 s measured).
+// The projects that run from the sources; how their files share the machine (reused workers, more
+// workers than cores) is their own options' (PROJECT_OPTIONS of test/projects.ts), the same in npm test.
 const fastProjects = FAST_PROJECTS.flatMap((name) => ["--project", name]);
-const vitestArgs = fast ? [...fastProjects, "--pool=threads", "--no-isolate", "--maxWorkers=100%", ...process.argv.slice(3)] : process.argv.slice(2);
+const vitestArgs = fast ? [...fastProjects, ...process.argv.slice(3)] : process.argv.slice(2);
 const all = [
   ["biome", "ci", ...(plain ? ["--colors=off"] : []), "."],
   ["tsc", "--noEmit"],

@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os";
+
 /**
  * The suites that need more than the sources: the built package (dist/), child processes, a
  * browser, a packed tarball or a throw-away install. Everything else is the `fast` project:
@@ -35,10 +37,52 @@ export const PROJECTS = {
   concurrent: ["test/mock/isolation.test.ts"],
 };
 
-/** Options of a project beyond its files. */
-export const PROJECT_OPTIONS: Partial<Record<keyof typeof PROJECTS, { readonly maxConcurrency?: number }>> = {
+/** The cores vitest shares out (what `availableParallelism` reports: 2 on the machine the targets are set for). */
+const CORES = availableParallelism();
+
+/** A project's options beyond its files: how many of its files run at once, and in which group. */
+export interface ProjectOptions {
+  /** Files at once (each in its own worker). */
+  readonly maxWorkers: number;
+  /** Vitest runs the groups one after another, a group's projects side by side; every project of a group has the same `maxWorkers`. */
+  readonly sequence: { readonly groupOrder: number };
+  /** Tests of one file at once, in a `describe.concurrent` (Vitest's default is 5). */
+  readonly maxConcurrency?: number;
+  readonly pool?: "threads" | "forks";
+  /** `false`: a worker runs file after file in one module graph (imported once), as `npm run test:fast` always has. */
+  readonly isolate?: boolean;
+  readonly globalSetup?: string[];
+}
+
+/**
+ * The projects that run from the sources, in process: a worker per core, each running file after
+ * file in one module graph (`npm run test:fast` measured 59 s with vitest's default of one worker
+ * on 2 cores, 34 s with two; four add nothing but contention: their tests compute as much as they
+ * wait).
+ */
+const IN_PROCESS = { maxWorkers: CORES, sequence: { groupOrder: 0 }, pool: "threads", isolate: false } as const;
+
+/**
+ * Projects whose tests mostly wait (on a spawned CLI starting and answering over sockets): twice as
+ * many workers as cores, so one file computes while another waits.
+ */
+const WAITING = { maxWorkers: 2 * CORES, sequence: { groupOrder: 1 } } as const;
+
+/** Projects whose tests mostly compute (tsc, npm installs, bundlers, Chromium): one worker per core. */
+const COMPUTING = { maxWorkers: CORES, sequence: { groupOrder: 2 } } as const;
+
+/** The projects that install the packed tarball pack it once for the run, in a global setup they share (`inject("tarball")`). */
+const TARBALL = { globalSetup: ["test/support/tarball-setup.ts"] };
+
+/** The options of each project, `fast` included. */
+export const PROJECT_OPTIONS: Readonly<Record<"fast" | keyof typeof PROJECTS, ProjectOptions>> = {
+  fast: IN_PROCESS,
   /** 50 tests of the isolation suite at once, each with its own tenant (Vitest's default runs 5). */
-  concurrent: { maxConcurrency: 50 },
+  concurrent: { ...IN_PROCESS, maxConcurrency: 50 },
+  cli: WAITING,
+  docs: { ...COMPUTING, ...TARBALL },
+  package: { ...COMPUTING, ...TARBALL },
+  browser: { ...COMPUTING, ...TARBALL },
 };
 
 /** The projects `npm run test:fast` runs: everything that runs from the sources. */

@@ -16,8 +16,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packTarball } from "../package/pack.ts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMIUM_ARGS } from "../runtimes/chromium.ts";
 import { installRuntime } from "../runtimes/install.ts";
 import { MSW_PINS } from "../runtimes/runtimes.ts";
@@ -149,12 +148,7 @@ describe.each([
   beforeAll(async () => {
     const chromiumInstall = installRuntime("chromium");
     if (!chromiumInstall.ok) throw new TypeError(`the browser test needs Chromium: ${chromiumInstall.error}`);
-    const tarball = packTarball();
-    try {
-      project = createAppProject(tarball, msw);
-    } finally {
-      rmSync(join(tarball, ".."), { recursive: true, force: true });
-    }
+    project = createAppProject(inject("tarball"), msw);
     const typeErrors = await typeCheck(project);
     const server = await startDevServer(project);
     let driven: Awaited<ReturnType<typeof driveApp>>;

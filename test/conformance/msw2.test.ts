@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MSW_PINS } from "../runtimes/runtimes.ts";
 import { MSW2_CHECK, MSW2_TARGET } from "./msw2/names.js";
 import { createMsw2Project, REPOSITORY_ROOT, runVitest, SUITE_BUNDLE, type VitestReport } from "./msw2/project.js";
@@ -31,7 +31,7 @@ describe("the conformance suite through msw 2's setupServer, in a throw-away ins
     return result;
   };
   beforeAll(async () => {
-    project = await timed("install", createMsw2Project);
+    project = await timed("install", () => createMsw2Project(inject("tarball")));
     msw2 = await timed("msw 2 run", () => runVitest(project, [SUITE_BUNDLE]));
     msw3 = await timed("msw 3 run", () => runVitest(REPOSITORY_ROOT, ["test/conformance/msw.test.ts"]));
   }, 300_000);

@@ -10,11 +10,11 @@
  */
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runVitest } from "../conformance/msw2/project.ts";
-import { installIntoEmptyProject, packTarball } from "../package/pack.ts";
+import { installIntoEmptyProject } from "../package/pack.ts";
 import { MSW_PINS } from "../runtimes/runtimes.ts";
 import { finishConsumerProject } from "../support/consumer-project.ts";
 import { allCodeBlocks, type CodeBlock, expectedPrints, label, ROOT } from "./markdown.ts";
@@ -45,12 +45,7 @@ const TSCONFIG = {
 describe("the msw examples of README.md and docs/*.md under msw 2", () => {
   let project: string;
   beforeAll(() => {
-    const tarball = packTarball();
-    try {
-      project = installIntoEmptyProject(tarball, [MSW_PINS[2]]);
-    } finally {
-      rmSync(dirname(tarball), { recursive: true, force: true });
-    }
+    project = installIntoEmptyProject(inject("tarball"), [MSW_PINS[2]]);
     finishConsumerProject(project, ["vitest", "@types/node"]);
     writeFileSync(join(project, "tsconfig.json"), JSON.stringify(TSCONFIG));
     for (const [name, block] of blocks) writeFileSync(join(project, name), block.code);

@@ -12,8 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { packTarball } from "../package/pack.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { type CliProcess, startCli } from "../server/support/cli-process.js";
 import { machineEnv, machineNodeMajor } from "../support/machine-node.js";
 import { type CodeBlock, codeBlocks, expectedPrints, ROOT } from "./markdown.js";
@@ -53,7 +52,7 @@ beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), "my-app-"));
   const npm = (args: string[]) => execFileSync("npm", args, { cwd: project, env: machineEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   npm(["init", "-y"]);
-  npm(["install", "--no-audit", "--no-fund", packTarball()]);
+  npm(["install", "--no-audit", "--no-fund", inject("tarball")]);
   npm(["install", "--no-audit", "--no-fund", "--save-dev", "msw"]);
   server = await startCli(["--port", "0", "--quiet"], { command: ["npx", "--no-install", "prospectkit-mock"], cwd: project, env: machineEnv });
 }, 300_000);

@@ -8,10 +8,10 @@
 import { execFileSync } from "node:child_process";
 import { symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { OPERATION_DOCS } from "../../mock/openapi/operation-docs.js";
 import { OPERATIONS } from "../../src/operation-table.js";
-import { installIntoEmptyProject, packTarball } from "./pack.js";
+import { installIntoEmptyProject } from "./pack.js";
 
 /**
  * Every operation of the table is public with the schemas its row names (each row's function
@@ -96,7 +96,7 @@ const SERVER = ["StateFileError", "startMockServer"];
 describe("the packed package's public surface", () => {
   let dir: string;
   beforeAll(() => {
-    dir = installIntoEmptyProject(packTarball());
+    dir = installIntoEmptyProject(inject("tarball"));
   }, 120_000);
 
   const run = (file: string, source: string) => {

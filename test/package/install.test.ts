@@ -8,15 +8,15 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { npm, packTarball } from "./pack.js";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { npm } from "./pack.js";
 
 describe("installing the packed tarball into a fresh project", () => {
   let tarball: string;
   let project: string;
   let output: string;
   beforeAll(() => {
-    tarball = packTarball();
+    tarball = inject("tarball");
     project = mkdtempSync(join(tmpdir(), "prospectkit-install-"));
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, version: "1.0.0" }));
     // npm's own output as a user sees it: default log level (warnings shown), stdout and stderr together.

@@ -6,8 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { packTarball } from "./pack.js";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 
 const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8"));
 
@@ -15,7 +14,7 @@ describe("npm publish --dry-run of the packed tarball", () => {
   let tarball: string;
   let published: { id: string; files: { path: string }[] };
   beforeAll(() => {
-    tarball = packTarball();
+    tarball = inject("tarball");
     // The user's npm config (a token, a registry) stays out: only what the package says counts.
     const output = execFileSync("npm", ["publish", "--dry-run", "--json", "--registry=https://registry.npmjs.org/", tarball], {
       encoding: "utf8",

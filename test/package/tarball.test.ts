@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 // @ts-expect-error: a plain-JavaScript script of the repository, without types
 import { repositoryUrl } from "../../scripts/pack.mjs";
-import { installIntoEmptyProject, packTarball } from "./pack.js";
+import { installIntoEmptyProject } from "./pack.js";
 
 const REPOSITORY_ROOT = join(import.meta.dirname, "../..");
 
@@ -12,7 +12,7 @@ const REPOSITORY_ROOT = join(import.meta.dirname, "../..");
 describe("the packed tarball in an empty project", () => {
   let dir: string;
   beforeAll(() => {
-    dir = installIntoEmptyProject(packTarball());
+    dir = installIntoEmptyProject(inject("tarball"));
   }, 120_000);
 
   const run = (file: string, source: string) => {
@@ -51,7 +51,9 @@ describe("the packed tarball in an empty project", () => {
   });
 
   it("ships only dist, the guides and the package metadata", () => {
-    const out = execFileSync("tar", ["-tzf", packTarball()], { encoding: "utf8" }).trim().split("\n");
+    const out = execFileSync("tar", ["-tzf", inject("tarball")], { encoding: "utf8" })
+      .trim()
+      .split("\n");
     expect(
       out.filter(
         (path) => !/^package\/(dist\/|docs\/([\w-]+\.md|images\/[\w-]+\.png)$|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path),

@@ -6,8 +6,8 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { installIntoEmptyProject, packTarball } from "../package/pack.js";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { installIntoEmptyProject } from "../package/pack.js";
 import { machineEnv } from "../support/machine-node.js";
 import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
 
@@ -18,7 +18,7 @@ describe("npx prospectkit-mock from the packed tarball, on the machine's Node", 
   let cli: CliProcess;
 
   beforeAll(async () => {
-    dir = installIntoEmptyProject(packTarball());
+    dir = installIntoEmptyProject(inject("tarball"));
     cli = await startCli(["--port", "0"], { command: ["npx", "--no-install", "prospectkit-mock"], cwd: dir, env: machineEnv });
   }, 180_000);
   afterAll(() => cli?.stop());
@@ -83,7 +83,7 @@ describe("the server never outlives npx", () => {
   const started: CliProcess[] = [];
   const processes: number[] = [];
   beforeAll(() => {
-    dir = installIntoEmptyProject(packTarball());
+    dir = installIntoEmptyProject(inject("tarball"));
   }, 180_000);
   afterEach(async () => {
     await Promise.all(started.splice(0).map((cli) => cli.stop("SIGKILL")));

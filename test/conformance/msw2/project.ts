@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { importMetaGlob } from "../../../scripts/import-meta-glob.ts";
-import { installIntoEmptyProject, packTarball } from "../../package/pack.ts";
+import { installIntoEmptyProject } from "../../package/pack.ts";
 import { runToEnd } from "../../runtimes/processes.ts";
 import { MSW_PINS } from "../../runtimes/runtimes.ts";
 
@@ -93,12 +93,11 @@ export async function bundleSuite(outfile: string): Promise<void> {
  * Creates the throw-away project: the packed tarball plus msw 2 (the pinned newest 2.x), the
  * repository's vitest linked in (so the bundle's `vitest` is the runner's own), and the suite.
  *
+ * @param tarball - the packed package
  * @returns the project's folder
  */
-export async function createMsw2Project(): Promise<string> {
-  const tarball = packTarball();
+export async function createMsw2Project(tarball: string): Promise<string> {
   const dir = installIntoEmptyProject(tarball, [MSW_PINS[2]]);
-  rmSync(dirname(tarball), { recursive: true, force: true });
   symlinkSync(VITEST_DIR, join(dir, "node_modules", "vitest"), "dir");
   await bundleSuite(join(dir, SUITE_BUNDLE));
   return dir;

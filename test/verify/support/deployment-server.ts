@@ -52,7 +52,7 @@ export function deploymentInProcess(api: MockApi, handle: Handle = (request, nex
   return async (input, init) => {
     const { status, headers, body } = await answer(api, handle, unframed(new Request(input, init)));
     // A body-less status (204, 304) takes no body, not even an empty one.
-    return new Response(body === undefined || body.byteLength === 0 ? null : body, { status, headers });
+    return new Response(body === undefined || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers });
   };
 }
 
