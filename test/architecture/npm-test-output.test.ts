@@ -49,7 +49,7 @@ function npmTest(failing?: string): { status: number | null; stdout: string } {
 }
 
 /** A line of the summary with its time replaced by `<time>`. */
-const timeless = (line: string) => line.replace(/^ +\d+\.\d s  /, "<time>  ");
+const timeless = (line: string) => line.replace(/^ +\d+\.\d s {2}/, "<time>  ");
 
 /** The lines of the time summary: each step's, then the slowest files'. */
 const summaryOf = (stdout: string) => stdout.slice(stdout.lastIndexOf("\nTime by step:\n")).trim().split("\n");
