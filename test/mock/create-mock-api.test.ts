@@ -2,7 +2,7 @@
  * `createMockApi`: its options (checked at creation, defaults), and `api.fetch` behaving like
  * fetch (any RequestInfo, rejections, abort).
  */
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import { createMockApi, DEFAULT_API_KEY, DEFAULT_BASE_URL, type MockApi, type MockApiOptions } from "../../mock/core.js";
 
 const T0 = Date.parse("2024-02-29T12:00:00.000Z");
@@ -158,8 +158,8 @@ describe("api.fetch behaves like fetch", () => {
     setTimeout(() => controller.abort(new DOMException("gave up", "TimeoutError")), 20);
     await expect(pending).rejects.toMatchObject({ name: "TimeoutError" });
     const logs = api.state.prospectLogs.list().length;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(api.state.prospectLogs.list().length).toBe(logs + 1);
+    // The write lands when the answer's latency has passed: waited for, not slept for.
+    await vi.waitFor(() => expect(api.state.prospectLogs.list().length).toBe(logs + 1), { timeout: 5_000 });
   });
 
   it("the core mock (prospectkit/mock/core) has no MSW handlers: it never needs msw", () => {

@@ -71,6 +71,7 @@ describe("issue 3.8: onRequest and onResponse see every attempt; async hooks are
     const responses: ResponseEvent[] = [];
     const client = clientFor(server.url, {
       onRequest: async (event) => {
+        // A hook that takes a moment is the thing tested: the client awaits it before sending.
         await new Promise((resolve) => setTimeout(resolve, 5));
         seen.push(`request ${event.attempt}`);
         requests.push(event);

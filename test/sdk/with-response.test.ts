@@ -40,7 +40,8 @@ describe("issue 3: .withResponse() gives the data with the HTTP response and the
     process.on("unhandledRejection", listener);
     try {
       await expect(clientFor(server.url).getPage({ pageGroupId: "g", pageId: "p" }).withResponse()).rejects.toThrow(NotFoundError);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Node reports an unhandled rejection once the microtasks of the turn have run: the next turn is that event.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off("unhandledRejection", listener);

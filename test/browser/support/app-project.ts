@@ -107,20 +107,26 @@ export async function startDevServer(dir: string): Promise<DevServer> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  // Vite prints its URL once it listens: that line is the event waited for, not a poll of the output.
+  let listening!: () => void;
+  const printed = new Promise<void>((done) => (listening = done));
+  const read = (chunk: string) => {
+    output += chunk;
+    if (output.includes(url)) listening();
+  };
+  child.stdout.setEncoding("utf8").on("data", read);
+  child.stderr.setEncoding("utf8").on("data", read);
   const ended = new Promise<void>((done) => child.on("close", () => done()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     await ended;
   };
-  const started = Date.now();
-  while (!output.includes(url)) {
-    if (child.exitCode !== null || Date.now() - started > 60_000) {
-      await stop();
-      throw new TypeError(`vite did not start on ${url}:\n${output}`);
-    }
-    await new Promise((done) => setTimeout(done, 100));
+  const gaveUp = AbortSignal.timeout(60_000);
+  const tooLate = new Promise<void>((done) => gaveUp.addEventListener("abort", () => done()));
+  await Promise.race([printed, ended, tooLate]);
+  if (!output.includes(url)) {
+    await stop();
+    throw new TypeError(`vite did not start on ${url}:\n${output}`);
   }
   return { url, output: () => output, stop };
 }
