@@ -82,7 +82,8 @@ export const PROJECT_OPTIONS: Readonly<Record<"fast" | keyof typeof PROJECTS, Pr
   cli: WAITING,
   docs: { ...COMPUTING, ...TARBALL },
   package: { ...COMPUTING, ...TARBALL },
-  browser: { ...COMPUTING, ...TARBALL },
+  /** One Chromium for the project, launched by its global setup; each file connects and opens its contexts. */
+  browser: { ...COMPUTING, globalSetup: [...TARBALL.globalSetup, "test/support/chromium-setup.ts"] },
 };
 
 /** The projects `npm run test:fast` runs: everything that runs from the sources. */

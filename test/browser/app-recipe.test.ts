@@ -15,11 +15,10 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CHROMIUM_ARGS } from "../runtimes/chromium.ts";
-import { installRuntime } from "../runtimes/install.ts";
 import { MSW_PINS } from "../runtimes/runtimes.ts";
+import { connectChromium } from "../support/chromium.ts";
 import { createAppProject, recipeBlocks, removeProject, startDevServer, typeCheck, viteBuild } from "./support/app-project.ts";
 import { collectProblems } from "./support/problems.ts";
 
@@ -93,8 +92,9 @@ async function look(tab: Page): Promise<Seen> {
 }
 
 /** Opens the app, drives it as a developer would, and reads it at each step. */
-async function driveApp(bin: string, url: string, dir: string, profile: string): Promise<Omit<Outcome, "typeErrors" | "production" | "development">> {
-  const context = await chromium.launchPersistentContext(profile, { executablePath: bin, args: CHROMIUM_ARGS, headless: true });
+async function driveApp(url: string, dir: string): Promise<Omit<Outcome, "typeErrors" | "production" | "development">> {
+  const browser = await connectChromium();
+  const context = await browser.newContext();
   try {
     const tab = await context.newPage();
     const problems = collectProblems(tab, ["error", "warning"]);
@@ -131,7 +131,7 @@ async function driveApp(bin: string, url: string, dir: string, profile: string):
     const afterEdit = await look(tab);
     return { first, afterClick, afterFault, afterReload, afterEdit, problems };
   } finally {
-    await context.close();
+    await browser.close();
   }
 }
 
@@ -146,14 +146,12 @@ describe.each([
   let outcome: Outcome;
 
   beforeAll(async () => {
-    const chromiumInstall = installRuntime("chromium");
-    if (!chromiumInstall.ok) throw new TypeError(`the browser test needs Chromium: ${chromiumInstall.error}`);
     project = createAppProject(inject("tarball"), msw);
     const typeErrors = await typeCheck(project);
     const server = await startDevServer(project);
     let driven: Awaited<ReturnType<typeof driveApp>>;
     try {
-      driven = await driveApp(chromiumInstall.bin, server.url, project, join(scratch, "profile"));
+      driven = await driveApp(server.url, project);
     } catch (error) {
       throw new TypeError(`${error instanceof Error ? error.message : String(error)}\nvite printed:\n${server.output()}`);
     } finally {

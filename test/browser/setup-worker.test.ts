@@ -10,11 +10,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROSPECT_ID_PATTERN, PROSPECT_LOG_ID_PATTERN } from "../../src/index.js";
-import { CHROMIUM_ARGS } from "../runtimes/chromium.ts";
-import { installRuntime } from "../runtimes/install.ts";
+import { connectChromium } from "../support/chromium.ts";
 import { BASE_URL, MISSING_PAGE_ID, PAGE, SUBSCRIPTION, SUBSCRIPTION_UPDATE, T0, T1 } from "./page/scenario.js";
 import { buildPage, servePage, WORKER_FILE } from "./page-server.js";
 import { collectProblems } from "./support/problems.ts";
@@ -28,9 +26,10 @@ interface PageOutcome {
   readonly screenshot: Buffer;
 }
 
-/** Opens the page in a fresh Chromium profile and reads the table once the page says it is done. */
-async function openPage(bin: string, url: string, profile: string): Promise<PageOutcome> {
-  const context = await chromium.launchPersistentContext(profile, { executablePath: bin, args: CHROMIUM_ARGS, headless: true });
+/** Opens the page in a fresh context of the project's Chromium and reads the table once the page says it is done. */
+async function openPage(url: string): Promise<PageOutcome> {
+  const browser = await connectChromium();
+  const context = await browser.newContext();
   try {
     const tab = await context.newPage();
     const problems = collectProblems(tab);
@@ -48,7 +47,7 @@ async function openPage(bin: string, url: string, profile: string): Promise<Page
       screenshot: await tab.screenshot({ fullPage: true }),
     };
   } finally {
-    await context.close();
+    await browser.close();
   }
 }
 
@@ -57,15 +56,12 @@ describe("prospectkit/mock through msw setupWorker in headless Chromium", () => 
   let outcome: PageOutcome;
 
   beforeAll(async () => {
-    const chromiumInstall = installRuntime("chromium");
-    if (!chromiumInstall.ok) throw new TypeError(`the browser test needs Chromium: ${chromiumInstall.error}`);
-    const [site, profile] = [join(dir, "site"), join(dir, "profile")];
+    const site = join(dir, "site");
     mkdirSync(site);
-    mkdirSync(profile);
     await buildPage(site);
     const server = await servePage(site);
     try {
-      outcome = await openPage(chromiumInstall.bin, server.url, profile);
+      outcome = await openPage(server.url);
     } finally {
       await server.close();
     }

@@ -1,19 +1,10 @@
 /**
- * The console test's browser: Debian's Chromium through playwright-core, installed like the
- * runtime matrix installs it. Missing, it fails the test (in CI and outside it); it never skips.
+ * The console test's accessibility check, in the browser project's Chromium
+ * (test/support/chromium.ts).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { CHROMIUM_ARGS } from "../runtimes/chromium.ts";
-import { installRuntime } from "../runtimes/install.ts";
-
-/** Starts headless Chromium or throws why it cannot. */
-export async function launchChromium(): Promise<Browser> {
-  const installed = installRuntime("chromium");
-  if (!installed.ok) throw new TypeError(`the console test needs Chromium: ${installed.error}`);
-  return chromium.launch({ executablePath: installed.bin, args: CHROMIUM_ARGS, headless: true });
-}
+import type { Page } from "playwright-core";
 
 /** One axe-core violation, as the test reports it. */
 export interface AxeViolation {

@@ -17,7 +17,8 @@ import { DEFAULT_API_KEY } from "../../mock/core.js";
 import { DEMO_IDS, demoFixtures } from "../../mock/server/demo.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { createClient, InternalServerError, verifyWebhook } from "../../src/index.js";
-import { launchChromium, seriousViolations } from "./browser.ts";
+import { connectChromium } from "../support/chromium.ts";
+import { seriousViolations } from "./browser.ts";
 
 const IMAGES = resolve(import.meta.dirname, "../../docs/images");
 const DESKTOP = { width: 1280, height: 800 };
@@ -66,7 +67,7 @@ const sdk = () => createClient({ apiKey: DEFAULT_API_KEY, baseUrl: server.url, m
 
 beforeAll(async () => {
   server = await startMockServer({ port: 0, fixtures: (state, { url }) => loadFixtures(state, demoFixtures(url)) });
-  browser = await launchChromium();
+  browser = await connectChromium();
   page = await browser.newPage({ viewport: DESKTOP });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {

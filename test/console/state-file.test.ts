@@ -15,7 +15,8 @@ import { DEFAULT_API_KEY } from "../../mock/core.js";
 import { demoFixtures } from "../../mock/server/demo.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
 import { createDisk } from "../server/support/disk.js";
-import { launchChromium, seriousViolations } from "./browser.ts";
+import { connectChromium } from "../support/chromium.ts";
+import { seriousViolations } from "./browser.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "prospectkit-console-state-"));
 const path = join(dir, "state.jsonl");
@@ -32,7 +33,7 @@ beforeAll(async () => {
     webhooks: { deliver: false },
     fixtures: (state, { url }) => loadFixtures(state, demoFixtures(url)),
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 300_000);
 
 afterAll(async () => {

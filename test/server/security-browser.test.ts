@@ -66,6 +66,8 @@ beforeAll(async () => {
   pages = createServer((_, response) => response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>page</title>"));
   await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
   pagePort = (pages.address() as AddressInfo).port;
+  // A browser of its own, not the project's shared one (test/support/chromium.ts): the foreign
+  // names resolve to 127.0.0.1 through a launch flag, which holds for the whole browser.
   const installed = installRuntime("chromium");
   if (!installed.ok) throw new TypeError(`this test needs Chromium: ${installed.error}`);
   browser = await chromium.launch({
