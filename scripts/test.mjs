@@ -1,7 +1,8 @@
 /**
  * `npm test`: every check of the project, in order, stopping at the first that fails: lint and
- * format, types, the build, every vitest project, the package checks (publint, attw), the size
- * budgets and the API reference. Arguments go to vitest (`npm test -- --project fast`). With
+ * format, types, the build, every vitest project (the API reference among them: typedoc with
+ * warnings as errors is run, once, by test/docs/tsdoc.test.ts), the package checks (publint, attw)
+ * and the size budgets. Arguments go to vitest (`npm test -- --project fast`). With
  * `--fast` first (`npm run test:fast`) it runs only the projects that run from the sources
  * (`FAST_PROJECTS` of test/projects.ts), in reused workers. Output to a file or a CI log
  * carries no colour codes: the tools colour it in a terminal only (vitest colours whenever TERM is
@@ -30,7 +31,6 @@ const all = [
   ["publint", "--strict"],
   ["attw", "--pack", "."],
   ["size-limit"],
-  ["typedoc"],
 ];
 const steps = fast ? all.filter(([command]) => command === "vitest") : all;
 /** The steps kept quiet on success: what they print then is a listing nobody reads. */

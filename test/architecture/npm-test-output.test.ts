@@ -13,7 +13,7 @@ import { delimiter, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const SCRIPT = resolve(import.meta.dirname, "../../scripts/test.mjs");
-const TOOLS = ["biome", "tsc", "tsup", "vitest", "publint", "attw", "size-limit", "typedoc"];
+const TOOLS = ["biome", "tsc", "tsup", "vitest", "publint", "attw", "size-limit"];
 
 /** The report the stand-in vitest writes: seven files, of 1 to 7 seconds, in no order. */
 const REPORT = {
@@ -62,7 +62,7 @@ describe("npm test's output", () => {
       expect(stdout).toContain(`${quiet}: passed (its output is shown when it fails)\n${quiet} says: exit 0`);
       expect(stdout).not.toContain(`${quiet} listing line`);
     }
-    for (const loud of ["biome", "tsc", "vitest", "publint", "size-limit", "typedoc"]) expect(stdout).toContain(`${loud} listing line 40`);
+    for (const loud of ["biome", "tsc", "vitest", "publint", "size-limit"]) expect(stdout).toContain(`${loud} listing line 40`);
   });
 
   it("at the end: each step's time, the total, and the five slowest test files of vitest's report, slowest first", () => {
