@@ -16,7 +16,7 @@ function setup() {
     const { url, events, active } = api.state.webhookSubscriptions.get(INPUTS.subscription, { tenantId: "tenant_a" })!;
     return { url, events, active };
   };
-  const options = { baseUrl: api.baseUrl, apiKey: KEYS.a, otherTenantKey: KEYS.b, ...INPUTS, rate: 1000 };
+  const options = { baseUrl: api.baseUrl, apiKey: KEYS.a, otherTenantKey: KEYS.b, ...INPUTS, rate: Number.POSITIVE_INFINITY }; // no pace but where the pace is the test
   return { api, fetch, subscription, options, requests: () => requests };
 }
 
