@@ -13,12 +13,16 @@ import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js
 
 const run = promisify(execFile);
 
+/** One install of the tarball for both suites: neither writes to it. */
+let dir: string;
+beforeAll(() => {
+  dir = installIntoEmptyProject(inject("tarball"));
+}, 180_000);
+
 describe("npx prospectkit-mock from the packed tarball, on the machine's Node", () => {
-  let dir: string;
   let cli: CliProcess;
 
   beforeAll(async () => {
-    dir = installIntoEmptyProject(inject("tarball"));
     cli = await startCli(["--port", "0"], { command: ["npx", "--no-install", "prospectkit-mock"], cwd: dir, env: machineEnv });
   }, 180_000);
   afterAll(() => cli?.stop());
@@ -79,12 +83,8 @@ const refuses = (url: string) =>
   );
 
 describe("the server never outlives npx", () => {
-  let dir: string;
   const started: CliProcess[] = [];
   const processes: number[] = [];
-  beforeAll(() => {
-    dir = installIntoEmptyProject(inject("tarball"));
-  }, 180_000);
   afterEach(async () => {
     await Promise.all(started.splice(0).map((cli) => cli.stop("SIGKILL")));
     // an orphan (the failure this suite is about) is in no group the test still signals
