@@ -165,6 +165,37 @@ describe("--state FILE: refusals", () => {
     expect(readFileSync(path, "utf8")).toBe(text);
   });
 
+  it.each([
+    { cut: "at a record's end (the header counts more records than follow)", partial: false },
+    { cut: "in the middle of a record, with no final newline", partial: true },
+  ])(
+    "a state written whole cut short $cut stops the start (exit 2, the file, the line, N of M records) and is left byte for byte",
+    async ({ partial }) => {
+      const path = newPath();
+      const first = await start(["--state", path, "--no-webhooks"]);
+      for (const source of ["crm", "web", "import"])
+        expect((await call(first, "POST", "/v0/prospect_logs", { source, payload: {} })).status).toBe(201);
+      expect(await stop(first)).toBe(0); // the clean stop writes the state whole
+      const lines = readFileSync(path, "utf8").split("\n").slice(0, -1);
+      const total = (JSON.parse(lines[1]!) as { records: number }).records;
+      expect(total).toBe(lines.length - 2);
+      const whole = total - 3; // the last three records (three logs, or what follows them) cut off
+      const kept = lines.slice(0, whole + 2).join("\n");
+      const cut = lines[whole + 2]!;
+      writeFileSync(path, partial ? `${kept}\n${cut.slice(0, Math.floor(cut.length / 2))}` : `${kept}\n`);
+      const before = readFileSync(path);
+
+      const exit = await runCliToExit(["--port", "0", "--state", path, "--no-webhooks"]);
+
+      expect(exit.code).toBe(2);
+      expect(exit.stderr).toBe(
+        `prospectkit-mock: state file ${path}: line ${whole + 3}: the state is cut short: ${whole} of ${total} records (counted by its header, line 2) are whole; the file is left as it is\n`,
+      );
+      expect(readFileSync(path).equals(before)).toBe(true);
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    },
+  );
+
   it("a second server on the same file refuses to start (exit code 2); the first keeps answering", async () => {
     const path = newPath();
     const first = await start(["--state", path]);
