@@ -197,6 +197,16 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     events.resumed();
   }
 
+  /** After a write that failed part-way: marks the file to be cut back, and cuts it back now if it can (if not, before the next write). */
+  function cutBack(): void {
+    mustTruncate = true;
+    try {
+      ready();
+    } catch {
+      // the next write tries again
+    }
+  }
+
   function flush(): boolean {
     scheduled = false;
     if (queued.length === 0) return true;
@@ -208,12 +218,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     try {
       writeAll(ready(), bytes);
     } catch (error) {
-      mustTruncate = true;
-      try {
-        ready(); // cut back now if possible; if not, before the next write
-      } catch {
-        // the next write tries again
-      }
+      cutBack();
       failing = true;
       events.lost(error);
       return false;
@@ -275,7 +280,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
         writeAll(file, PROBE);
         stateFs.ftruncateSync(file, goodBytes);
       } catch {
-        mustTruncate = true;
+        cutBack(); // a probe written part-way leaves no padding behind
         return false;
       }
       resumed();
