@@ -22,7 +22,7 @@ import { readDataFile } from "./data-file.js";
 import { describeFieldErrors } from "./field-errors.js";
 import { banner, deliveryLine, requestLine } from "./output.js";
 import { watchParent } from "./parent.js";
-import { type StopSignals } from "./stop-signals.js";
+import type { StopSignals } from "./stop-signals.js";
 import { runVerifyCli } from "./verify.js";
 
 /** The exit code of a usage error (bad flag, bad file, port in use). */
