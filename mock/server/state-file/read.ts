@@ -33,8 +33,8 @@ export const FORMAT_LINE = JSON.stringify({ format: FORMAT, version: FORMAT_VERS
 /** Format 1 (still read): the whole state as one JSON line, then a journal. */
 const FORMAT_1_LINE = JSON.stringify({ format: FORMAT, version: 1 });
 
-/** A journal this many times longer than the state it ends in (plus this many lines) is compacted at start. */
-const COMPACT_AT_START = { factor: 2, slack: 10_000 };
+/** A journal of more lines than `factor` times the records of the state it ends in, plus `slack`, is compacted at start (docs/server.md says so). */
+export const COMPACT_AT_START = { factor: 2, slack: 10_000 } as const;
 
 /** What a state file holds. */
 export interface StateFileContents {
