@@ -33,7 +33,7 @@ export const FORMAT_LINE = JSON.stringify({ format: FORMAT, version: FORMAT_VERS
 /** Format 1 (still read): the whole state as one JSON line, then a journal. */
 const FORMAT_1_LINE = JSON.stringify({ format: FORMAT, version: 1 });
 
-/** A journal of more lines than `factor` times the records of the state it ends in, plus `slack`, is compacted at start (docs/server.md says so). */
+/** A file whose lines after the first outnumber `factor` times the records of the state it ends in, plus `slack`, is compacted at start (docs/server.md says so). */
 export const COMPACT_AT_START = { factor: 2, slack: 10_000 } as const;
 
 /** What a state file holds. */
