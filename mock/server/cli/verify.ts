@@ -25,7 +25,7 @@ and reports each as passed, failed, skipped (an input is missing) or not run, wi
 spec (binding) or mock decision (docs/behaviour.md). With a valid key it sends only the three
 operations, or GET, HEAD and OPTIONS (safe by definition). It writes prospect log entries tagged
 "prospectkit-verify" (on prospects only the run made) and changes the --subscription, put back at
-the end: the report says "restored" only when the answers show it.
+the end: the report says "restored" only when a read-back shows it.
 
 Options:
       --base-url URL           the deployment (e.g. https://staging.example.com)
