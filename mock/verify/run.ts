@@ -2,9 +2,10 @@
  * `runVerify`: runs every contract rule black box against a deployment and reports each as
  * passed, failed, skipped (an input is missing, or the data does not allow it) or not run (the
  * budget was spent, the run was interrupted). A failure at any step fails its rule and the run
- * goes on. The subscription it is given is read first and put back to its `url`, `events` and
- * `active` at the end, whatever happened in between, and the report says "restored" only when the
- * answers show it.
+ * goes on. The subscription it is given is read first, read back at the end whatever happened in
+ * between (a write whose answer was lost may have been applied) and put back to its `url`, `events`
+ * and `active` when anything differs; the report says "restored" only when a read-back shows it. A
+ * run whose budget left rules not run is incomplete (exit code 3), never a pass.
  * @module
  */
 import type { OperationId } from "../../src/operation-table.js";
