@@ -165,7 +165,8 @@ export function proxyStep(options: ProxyOptions): Step {
     x.logAs = {
       requestBody: clean(sent.body),
       responseBody: clean(answered.body),
-      violations,
+      // A violation may quote what the target sent (a header's value, a property's name).
+      violations: clean(violations),
       answeredBy: "target",
       // The ID the client received: the target's, the proxy's own beside it.
       ...(seenId !== null && { requestId: seenId, ...(seenId !== x.requestId && { proxyRequestId: x.requestId }) }),
