@@ -141,7 +141,12 @@ export function proxyStep(options: ProxyOptions): Step {
     const responseBody = parseJson(text);
     const violations = [
       ...(row.method === "GET" ? [] : requestViolations(row.name, requestBody)),
-      ...answerViolations(row.name, { status: response.status, headers: response.headers, body: responseBody }, requestBody),
+      // A HEAD answer is GET's without its body: its status and headers are checked, not its (empty) body.
+      ...answerViolations(
+        row.name,
+        { status: response.status, headers: response.headers, body: responseBody, head: request.method === "HEAD" },
+        requestBody,
+      ),
       ...(redactor?.holds(text) ? ["the answer carries the API key sent"] : []),
     ];
     onExchange?.({ operation: row.name, status: response.status, requestBody: clean(requestBody), responseBody: clean(responseBody) });
