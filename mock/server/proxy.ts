@@ -29,6 +29,8 @@ export interface SeenExchange {
   readonly status: number;
   readonly requestBody: unknown;
   readonly responseBody: unknown;
+  /** What the request or the answer broke of the API's contract, as logged (`body /customName invalid_type`). */
+  readonly violations: readonly string[];
 }
 
 /** How the proxy works. */
@@ -149,7 +151,15 @@ export function proxyStep(options: ProxyOptions): Step {
       ),
       ...(redactor?.holds(text) ? ["the answer carries the API key sent"] : []),
     ];
-    onExchange?.({ operation: row.name, status: response.status, requestBody: clean(requestBody), responseBody: clean(responseBody) });
+    // A violation may quote what the target sent (a header's value, a property's name).
+    const shownViolations = clean(violations);
+    onExchange?.({
+      operation: row.name,
+      status: response.status,
+      requestBody: clean(requestBody),
+      responseBody: clean(responseBody),
+      violations: shownViolations,
+    });
     const passed: Record<string, string> = {};
     for (const [name, value] of response.headers) if (!DROPPED.has(name)) passed[name] = value;
     const sent = loggedBody(requestText, requestBody);
@@ -170,8 +180,7 @@ export function proxyStep(options: ProxyOptions): Step {
     x.logAs = {
       requestBody: clean(sent.body),
       responseBody: clean(answered.body),
-      // A violation may quote what the target sent (a header's value, a property's name).
-      violations: clean(violations),
+      violations: shownViolations,
       answeredBy: "target",
       // The ID the client received: the target's, the proxy's own beside it.
       ...(seenId !== null && { requestId: seenId, ...(seenId !== x.requestId && { proxyRequestId: x.requestId }) }),
