@@ -43,10 +43,10 @@ const BASE64_RUN = /[A-Za-z0-9+/_-]+(?:\r?\n[A-Za-z0-9+/_-]+)*/g;
 
 /** `text` with its JSON backslash escapes decoded once (anything else left as it is). */
 const jsonUnescaped = (text: string) =>
-  text.replace(/\\(?:u([0-9a-fA-F]{4})|(.))/g, (escape, code: string | undefined, char: string) => {
+  text.replace(/\\(?:u([0-9a-fA-F]{4})|(.))/g, (sequence, code: string | undefined, char: string) => {
     if (code !== undefined) return String.fromCharCode(Number.parseInt(code, 16));
     const named: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", '"': '"', "\\": "\\", "/": "/" };
-    return named[char] ?? escape;
+    return named[char] ?? sequence;
   });
 
 /** `text` with its `%XX` escapes decoded once, each to the byte it names (a key is ASCII). */

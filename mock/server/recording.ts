@@ -164,7 +164,10 @@ export function createRecording(
     const answer = flaggedFields(violations, "body");
     const request = flaggedFields(violations, "request");
     const whole = answer.get("");
-    if (whole !== undefined) return note(`skipped a ${operation} answer: the proxy flagged it whole (${whole})`);
+    if (whole !== undefined) {
+      note(`skipped a ${operation} answer: the proxy flagged it whole (${whole})`);
+      return;
+    }
     const kept = recorder(book, { requestBody: without(requestBody, request), responseBody: without(responseBody, answer) });
     const flagged = [...[...answer].map(([field, why]) => ["answer", field, why]), ...[...request].map(([field, why]) => ["request", field, why])];
     if (!kept) {
