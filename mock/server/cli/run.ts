@@ -82,7 +82,10 @@ async function start(options: CliOptions): Promise<MockServer> {
         proxy: {
           target: options.proxyTo,
           fallback: options.fallback,
-          ...(options.recordFile !== undefined && { onExchange: createRecording(options.recordFile).see }),
+          // The recording's report: each value left out of the file and each exchange skipped, one line each.
+          ...(options.recordFile !== undefined && {
+            onExchange: createRecording(options.recordFile, undefined, (line) => write(`Recording ${options.recordFile}: ${line}\n`)).see,
+          }),
         },
       }),
       // The console's own refreshes would drown the user's calls: only what the user did is printed.
