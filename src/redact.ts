@@ -52,52 +52,20 @@ const jsonUnescaped = (text: string) =>
 /** `text` with its `%XX` escapes decoded once, each to the byte it names (a key is ASCII). */
 const urlDecoded = (text: string) => text.replace(/%([0-9a-fA-F]{2})/g, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
 
-/** Each base64 and base64url character's value (-1: none). */
-const BASE64_VALUES = /* @__PURE__ */ (() => {
-  const values = new Int8Array(128).fill(-1);
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  for (let i = 0; i < 64; i++) values[alphabet.charCodeAt(i)] = i;
-  values[45] = 62; // "-"
-  values[95] = 63; // "_"
-  return values;
-})();
-
-/** Reads the printable ASCII stretches of decoded bytes (UTF-8 reads ASCII as it is). */
-const ASCII = /* @__PURE__ */ new TextDecoder();
-
-const isShown = (byte: number) => (byte >= 0x20 && byte <= 0x7e) || byte === 0x09 || byte === 0x0a || byte === 0x0d;
-
 /**
  * The bytes a run of base64 or base64url characters encodes, read from each of its first four
- * characters (a run may start before the encoded text does): each stretch of at least `shortest`
- * printable ASCII bytes is handed to `found` (a key and every encoding of it are printable ASCII;
- * the rest of the bytes can hold none of them).
+ * characters (a run may start before the encoded text does), through the platform's `atob`: each
+ * stretch of at least `shortest` printable ASCII bytes is handed to `found` (a key and every
+ * encoding of it are printable ASCII; the rest of the bytes can hold none of them).
  */
 function base64Stretches(run: string, shortest: number, found: (text: string) => void): void {
-  const values = new Uint8Array(run.length);
-  let count = 0;
-  for (let i = 0; i < run.length; i++) {
-    const value = BASE64_VALUES[run.charCodeAt(i)] ?? -1;
-    if (value >= 0) values[count++] = value;
-  }
-  const bytes = new Uint8Array(Math.ceil((count * 3) / 4));
+  const standard = run.replace(/\s/g, "").replace(/-/g, "+").replace(/_/g, "/");
+  const printable = new RegExp(`[\\t\\n\\r -~]{${shortest},}`, "g");
   for (let offset = 0; offset < 4; offset++) {
-    let size = 0;
-    for (let i = offset; i + 1 < count; i += 4) {
-      const b = values[i + 1]!;
-      bytes[size++] = (values[i]! << 2) | (b >> 4);
-      if (i + 2 >= count) break;
-      const c = values[i + 2]!;
-      bytes[size++] = ((b & 15) << 4) | (c >> 2);
-      if (i + 3 >= count) break;
-      bytes[size++] = ((c & 3) << 6) | values[i + 3]!;
-    }
-    let from = 0;
-    for (let i = 0; i <= size; i++) {
-      if (i < size && isShown(bytes[i]!)) continue;
-      if (i - from >= shortest) found(ASCII.decode(bytes.subarray(from, i)));
-      from = i + 1;
-    }
+    const quads = standard.slice(offset);
+    // atob reads a last group of two or three characters; a lone one is no byte.
+    const bytes = atob(quads.length % 4 === 1 ? quads.slice(0, -1) : quads);
+    for (const [stretch] of bytes.matchAll(printable)) found(stretch);
   }
 }
 
