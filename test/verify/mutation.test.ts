@@ -52,6 +52,7 @@ describe("verify's mutation test (the engine in process, strict, every input)", 
       subscription: "webhooksubscription_v",
       ok: true,
       detail: "restored to its url, events and active (shown by the answers)",
+      readBack: { url: "https://hooks.example.com/original", events: ["form.submitted"], active: true },
     });
     expect({ exitCode: report.exitCode, rules: report.results.length }).toEqual({ exitCode: 0, rules: CONTRACT_RULES.length });
   });

@@ -1,8 +1,9 @@
 /**
  * A deployment for the tests of `verify`: every request goes through `handle` (a mutant, a
- * recorder, or nothing) to the mock in process (`api.fetch`), and its answer comes back as a
- * `node:http` server would carry it: status, headers (`content-length` the body's, HEAD keeping the
- * one its handler gave and no body). Reached in process (`deploymentInProcess`, what the mutation test
+ * recorder, a network fault, or nothing) to the mock in process (`api.fetch`), and its answer comes
+ * back as a `node:http` server would carry it: status, headers (`content-length` the body's, HEAD
+ * keeping the one its handler gave and no body); or, when the handler says `"reset"`, the
+ * connection is cut without an answer. Reached in process (`deploymentInProcess`, what the mutation test
  * hands `runVerify`) or over real HTTP (`startDeployment`, for the built CLI): the same answers.
  */
 import { once } from "node:events";
@@ -13,8 +14,8 @@ import type { MockApi } from "../../../mock/index.js";
 /** Hands a request on to the mock. */
 export type Next = (request: Request) => Promise<Response>;
 
-/** What stands between the network and the mock. */
-export type Handle = (request: Request, next: Next) => Promise<Response>;
+/** What stands between the network and the mock: an answer, or `"reset"` to cut the connection without one. */
+export type Handle = (request: Request, next: Next) => Promise<Response | "reset">;
 
 /** A running deployment. */
 export interface DeploymentServer {
@@ -26,8 +27,13 @@ export interface DeploymentServer {
 const FRAMING = ["content-length", "transfer-encoding", "connection", "host"];
 
 /** The answer to a request as the wire carries it: its body's bytes, `content-length` their count (HEAD: the handler's, no body). */
-async function answer(api: MockApi, handle: Handle, request: Request): Promise<{ status: number; headers: Record<string, string>; body?: Buffer }> {
+async function answer(
+  api: MockApi,
+  handle: Handle,
+  request: Request,
+): Promise<{ status: number; headers: Record<string, string>; body?: Buffer } | "reset"> {
   const response = await handle(request, (forwarded) => api.fetch(forwarded));
+  if (response === "reset") return response;
   const bytes = Buffer.from(await response.arrayBuffer());
   const head = request.method === "HEAD";
   const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== "content-length" || head));
@@ -50,7 +56,10 @@ function unframed(request: Request): Request {
  */
 export function deploymentInProcess(api: MockApi, handle: Handle = (request, next) => next(request)): typeof fetch {
   return async (input, init) => {
-    const { status, headers, body } = await answer(api, handle, unframed(new Request(input, init)));
+    const sent = await answer(api, handle, unframed(new Request(input, init)));
+    // A cut connection, as fetch reports one.
+    if (sent === "reset") throw new TypeError("fetch failed", { cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }) });
+    const { status, headers, body } = sent;
     // A body-less status (204, 304) takes no body, not even an empty one.
     return new Response(body === undefined || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers });
   };
@@ -70,6 +79,7 @@ export async function startDeployment(api: MockApi, handle: Handle = (request, n
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
     const request = new Request(`${api.baseUrl}${req.url}`, { method: req.method!, headers, ...(body && { body }) });
     const sent = await answer(api, handle, request);
+    if (sent === "reset") return void req.socket.destroy();
     res.writeHead(sent.status, sent.headers);
     res.end(sent.body);
   });
