@@ -1,13 +1,15 @@
 /**
  * Writing a state file. Every change is appended as one line (one record), so a write costs the
- * size of what changed, never that of the state; the changes queued are written in one append
- * before the answer that acknowledges them leaves, and reach the disk within a second
- * (`fdatasync`). The writer knows the offset just past the last complete line: an append that
+ * size of what changed, never that of the state. Writes are group commits: the changes queued
+ * during one turn of the event loop are written in one append at its end (`setImmediate`), and
+ * every answer that acknowledges one of them waits for that append ({@link StateWriter.written});
+ * they reach the disk within a second (`fdatasync`). The writer knows the offset just past the last complete line: an append that
  * fails part-way is cut back to it at once, or, if that fails too, before anything else is
  * written (so a fragment is never followed by more lines). Compaction writes the state's records
  * into `FILE.tmp`, syncs it and renames it over the file: at start (when due), at a clean stop,
- * and when the journal has outgrown the state (then instead of appending: the new file holds the
- * queued changes too). A compaction that fails removes its temporary file and leaves the file as
+ * and at the first write after the file's garbage (lines later ones supersede, garbage.ts) has come
+ * to outweigh the rest of it by 4 MiB (then instead of appending: the new file holds the queued
+ * changes too). A compaction that fails removes its temporary file and leaves the file as
  * it was, its journal whole. Both files are created with permissions 0600: the state holds API
  * keys and signing secrets.
  * @module
@@ -17,13 +19,13 @@ import type { StateChange } from "../../state/journal.js";
 import type { SavedState } from "../../state/saved-state.js";
 import { stateRecords } from "../../state/state-records.js";
 import { describeFsError, stateFs } from "./fs.js";
+import { createGarbage } from "./garbage.js";
 import { FORMAT_LINE } from "./read.js";
 
 /** How often written changes are synced to the disk, at most. */
 export const SYNC_EVERY_MS = 1_000;
 
-/** The journal is compacted once it is this many times the size of the state (plus {@link COMPACT_SLACK_BYTES}). */
-const COMPACT_FACTOR = 2;
+/** The file is compacted once its garbage exceeds the rest of it by this much (so a small file is not rewritten at every few writes). */
 const COMPACT_SLACK_BYTES = 4 * 1024 * 1024;
 
 /** How much text a compaction gathers before it writes it out. */
@@ -72,8 +74,10 @@ export interface OpenedAt {
 
 /** A state file's writer. */
 export interface StateWriter {
-  /** Queues one change (written at the end of the current task, or by {@link StateWriter.flush}); returns its sequence number. */
+  /** Queues one change (written at the end of the event loop's turn, or by {@link StateWriter.flush}); returns its sequence number. */
   append(change: StateChange): number;
+  /** Settles once every change queued now has been written, or could not be ({@link StateWriter.durable} tells which). */
+  written(): Promise<void>;
   /** Writes every queued change now; false when they could not be written (they are lost: {@link WriterEvents.lost} was told). */
   flush(): boolean;
   /** The sequence number of the last change on the disk (every earlier one is there too, or was lost). */
@@ -99,6 +103,8 @@ export interface StateWriter {
 export function openStateWriter(target: string, save: () => SavedState, at: OpenedAt, events: WriterEvents): StateWriter {
   let fd: number | null = null;
   let queued: string[] = [];
+  let changes: StateChange[] = [];
+  let waiting: (() => void)[] = [];
   let scheduled = false;
   let unsynced = false;
   let closed = false;
@@ -107,8 +113,9 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
   let durable = 0;
   let goodBytes = at.goodBytes;
   let mustTruncate = at.tornBytes > 0;
-  let journalBytes = 0;
-  let compactAfter = 0;
+  const garbage = createGarbage();
+  /** Garbage past which a compaction is tried again after one failed (not again at every write). */
+  let retryAfterGarbage = 0;
   let compactionFailed = false;
 
   /** Compacts; a failure is told once until a compaction works again. */
@@ -120,7 +127,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     }
     if (!compactionFailed) events.notice(`cannot compact it (${describeFsError(error)}); it keeps its journal: nothing is lost`);
     compactionFailed = true;
-    compactAfter = journalBytes + COMPACT_SLACK_BYTES; // not again at every write
+    retryAfterGarbage = garbage.bytes + COMPACT_SLACK_BYTES;
     return false;
   }
 
@@ -139,8 +146,11 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
         size += bytes.length;
         chunk = "";
       };
+      garbage.rewritten();
       for (const record of stateRecords(save())) {
-        chunk += `${JSON.stringify(record)}\n`;
+        const line = `${JSON.stringify(record)}\n`;
+        if (record.op !== "state") garbage.written(record, Buffer.byteLength(line));
+        chunk += line;
         if (chunk.length >= CHUNK_CHARS) emit();
       }
       emit();
@@ -175,8 +185,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     fd = null;
     goodBytes = size;
     mustTruncate = false;
-    journalBytes = 0;
-    compactAfter = COMPACT_FACTOR * size + COMPACT_SLACK_BYTES;
+    retryAfterGarbage = 0;
     durable = seq;
     return null;
   }
@@ -197,14 +206,27 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     events.resumed();
   }
 
+  /** Writes what is queued, then lets every answer waiting for it go. */
   function flush(): boolean {
     scheduled = false;
+    const wrote = write();
+    const done = waiting;
+    waiting = [];
+    for (const go of done) go();
+    return wrote;
+  }
+
+  function write(): boolean {
     if (queued.length === 0) return true;
     if (closed) return false;
     const upTo = seq;
     const bytes = Buffer.from(`${queued.join("\n")}\n`);
+    // Due when the file as it is holds more garbage than the rest (a rewrite instead of this append).
+    const due = garbage.bytes > goodBytes - garbage.bytes + COMPACT_SLACK_BYTES && garbage.bytes >= retryAfterGarbage;
+    for (let i = 0; i < changes.length; i++) garbage.written(changes[i]!, Buffer.byteLength(queued[i]!) + 1);
     queued = [];
-    if (journalBytes + bytes.length > compactAfter && compact()) return resumed(), true;
+    changes = [];
+    if (due && compact()) return resumed(), true;
     try {
       writeAll(ready(), bytes);
     } catch (error) {
@@ -219,7 +241,6 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
       return false;
     }
     goodBytes += bytes.length;
-    journalBytes += bytes.length;
     durable = upTo;
     unsynced = true;
     resumed();
@@ -244,7 +265,6 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
   } else {
     stateFs.chmodSync(target, 0o600);
     ready();
-    compactAfter = COMPACT_FACTOR * goodBytes + COMPACT_SLACK_BYTES;
     if (at.compactNow) compact();
   }
   return {
@@ -252,11 +272,16 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
       seq += 1;
       if (closed) return seq;
       queued.push(JSON.stringify(change));
+      changes.push(change);
       if (!scheduled) {
         scheduled = true;
-        queueMicrotask(flush);
+        setImmediate(flush);
       }
       return seq;
+    },
+    written() {
+      if (queued.length === 0) return Promise.resolve();
+      return new Promise((go) => waiting.push(go));
     },
     flush,
     get durable() {
