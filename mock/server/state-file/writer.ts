@@ -131,8 +131,11 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     return false;
   }
 
-  /** Rewrites the file as the whole state (queued changes included); the error when it could not (the file is then as it was). */
-  function rewrite(): unknown {
+  /**
+   * Rewrites the file as the whole state (queued changes included), counting its lines for the
+   * garbage unless it is the `last` (the stop's); the error when it could not (the file is then as it was).
+   */
+  function rewrite(last = false): unknown {
     const temporary = `${target}.tmp`;
     let out: number | null = null;
     let size = 0;
@@ -149,7 +152,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
       garbage.rewritten();
       for (const record of stateRecords(save())) {
         const line = `${JSON.stringify(record)}\n`;
-        if (record.op !== "state") garbage.written(record, Buffer.byteLength(line));
+        if (!last && record.op !== "state") garbage.written(record, Buffer.byteLength(line));
         chunk += line;
         if (chunk.length >= CHUNK_CHARS) emit();
       }
@@ -311,7 +314,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
       clearInterval(timer);
       flush();
       closed = true;
-      const error = rewrite();
+      const error = rewrite(true); // the last: nothing will supersede its lines
       if (error !== null) events.notice(`cannot compact it at the stop (${describeFsError(error)}); it keeps its journal: nothing is lost`);
       if (fd === null) return;
       try {
