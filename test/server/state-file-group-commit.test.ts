@@ -1,12 +1,10 @@
 /**
- * How the state file writes (issue 44): group commits, and compaction on garbage.
- * - Every request settled in one turn of the event loop shares one append, and each answer still
- *   leaves only after its own lines are in the file.
- * - The file is compacted when its garbage (lines later ones supersede) outweighs the rest by
- *   4 MiB, not when the journal is long: a file that only grows is never rewritten for nothing.
- * Appends and compactions are counted through the state file's fs seam (`stateFs`).
+ * How the state file writes (issue 44): group commits. Every request settled in one turn of the
+ * event loop shares one append, and each answer still leaves only after its own lines are in the
+ * file. Appends are counted through the state file's fs seam (`stateFs`); when the file is
+ * compacted (on garbage) is state-file-compaction.test.ts's.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -84,32 +82,5 @@ describe("group commit: one append per turn of the event loop", () => {
     expect(answers).toEqual(Array(20).fill(201));
     expect(seenInFile).toEqual(Array(20).fill(true));
     expect(counts.appends).toBe(1);
-  });
-});
-
-describe("compaction on garbage", () => {
-  it("a file that only grows (5 MB of new logs) is never compacted", async () => {
-    const { server, path } = await start();
-    const counts = countWrites(path);
-    for (let i = 0; i < 5; i++) {
-      expect((await post(server, `grow-${i}`, { blob: "x".repeat(1_000_000) })).status).toBe(201);
-    }
-    expect(counts.compactions).toBe(0);
-    expect(statSync(path).size).toBeGreaterThan(5_000_000);
-  });
-
-  it("a file that is mostly old versions of one record is compacted at the next write, down to what is live", async () => {
-    const { server, path } = await start();
-    const counts = countWrites(path);
-    const page = server.api.state.pages.create({});
-    for (let i = 0; i < 7; i++) {
-      server.api.state.pages.update(page.id, { supplementaryContext: String(i).repeat(1_000_000) });
-      await new Promise((done) => setImmediate(done));
-    }
-    expect(counts.compactions).toBe(0); // 6 MB of garbage, 1 MB live: not yet 4 MiB past it until the 7th is written
-    expect((await post(server, "after")).status).toBe(201);
-    expect(counts.compactions).toBe(1);
-    expect(statSync(path).size).toBeLessThan(1_100_000);
-    expect(readFileSync(path, "utf8")).toContain("6".repeat(1_000_000));
   });
 });

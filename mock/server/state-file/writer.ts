@@ -8,8 +8,8 @@
  * written (so a fragment is never followed by more lines). Compaction writes the state's records
  * into `FILE.tmp`, syncs it and renames it over the file: at start (when due), at a clean stop,
  * and at the first write after the file's garbage (lines later ones supersede, garbage.ts) has come
- * to outweigh the rest of it by 4 MiB (then instead of appending: the new file holds the queued
- * changes too). A compaction that fails removes its temporary file and leaves the file as
+ * to outweigh the rest of it by {@link COMPACT_WHILE_RUNNING}'s 4 MiB (then instead of appending:
+ * the new file holds the queued changes too). A compaction that fails removes its temporary file and leaves the file as
  * it was, its journal whole. Both files are created with permissions 0600: the state holds API
  * keys and signing secrets.
  * @module
@@ -25,8 +25,12 @@ import { FORMAT_LINE } from "./read.js";
 /** How often written changes are synced to the disk, at most. */
 export const SYNC_EVERY_MS = 1_000;
 
-/** The file is compacted once its garbage exceeds the rest of it by this much (so a small file is not rewritten at every few writes). */
-const COMPACT_SLACK_BYTES = 4 * 1024 * 1024;
+/**
+ * While the server runs, the file is compacted at the first write after its garbage exceeds the
+ * rest of it by `slackBytes` (so a small file is not rewritten at every few writes; docs/server.md says so).
+ */
+export const COMPACT_WHILE_RUNNING = { slackBytes: 4 * 1024 * 1024 } as const;
+const COMPACT_SLACK_BYTES = COMPACT_WHILE_RUNNING.slackBytes;
 
 /** How much text a compaction gathers before it writes it out. */
 const CHUNK_CHARS = 64 * 1024;
@@ -209,6 +213,16 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     events.resumed();
   }
 
+  /** After a write that failed part-way: marks the file to be cut back, and cuts it back now if it can (if not, before the next write). */
+  function cutBack(): void {
+    mustTruncate = true;
+    try {
+      ready();
+    } catch {
+      // the next write tries again
+    }
+  }
+
   /** Writes what is queued, then lets every answer waiting for it go. */
   function flush(): boolean {
     scheduled = false;
@@ -233,12 +247,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     try {
       writeAll(ready(), bytes);
     } catch (error) {
-      mustTruncate = true;
-      try {
-        ready(); // cut back now if possible; if not, before the next write
-      } catch {
-        // the next write tries again
-      }
+      cutBack();
       failing = true;
       events.lost(error);
       return false;
@@ -303,7 +312,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
         writeAll(file, PROBE);
         stateFs.ftruncateSync(file, goodBytes);
       } catch {
-        mustTruncate = true;
+        cutBack(); // a probe written part-way leaves no padding behind
         return false;
       }
       resumed();
