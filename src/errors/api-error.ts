@@ -1,7 +1,7 @@
 import { REQUEST_ID_HEADER } from "../headers.js";
 import type { Redactor } from "../redact.js";
 import { ProblemDetails } from "../schemas/index.js";
-import { BRAND, type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
+import { type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
 
 export { REQUEST_ID_HEADER };
 
@@ -39,8 +39,7 @@ export interface APIErrorFields {
  * ```
  */
 export class APIError extends ProspectKitError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "APIError";
   }
 
@@ -87,8 +86,7 @@ export class APIError extends ProspectKitError {
  * ```
  */
 export class BadRequestError extends APIError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "BadRequestError";
   }
 
@@ -109,8 +107,7 @@ export class BadRequestError extends APIError {
  * ```
  */
 export class AuthenticationError extends APIError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "AuthenticationError";
   }
 
@@ -131,8 +128,7 @@ export class AuthenticationError extends APIError {
  * ```
  */
 export class PermissionDeniedError extends APIError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "PermissionDeniedError";
   }
 
@@ -153,8 +149,7 @@ export class PermissionDeniedError extends APIError {
  * ```
  */
 export class NotFoundError extends APIError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "NotFoundError";
   }
 
@@ -175,8 +170,7 @@ export class NotFoundError extends APIError {
  * ```
  */
 export class ConflictError extends APIError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "ConflictError";
   }
 
@@ -197,8 +191,7 @@ export class ConflictError extends APIError {
  * ```
  */
 export class UnprocessableEntityError extends APIError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "UnprocessableEntityError";
   }
 
@@ -221,8 +214,7 @@ export class UnprocessableEntityError extends APIError {
  * ```
  */
 export class RateLimitError extends APIError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "RateLimitError";
   }
 
@@ -243,8 +235,7 @@ export class RateLimitError extends APIError {
  * ```
  */
 export class InternalServerError extends APIError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "InternalServerError";
   }
 }

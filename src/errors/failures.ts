@@ -1,5 +1,5 @@
 import type { FieldError } from "../schemas/index.js";
-import { BRAND, type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
+import { type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
 
 /**
  * No HTTP response arrived: the connection was refused or dropped, DNS failed, or the response
@@ -16,8 +16,7 @@ import { BRAND, type ErrorKind, ProspectKitError } from "./prospectkit-error.js"
  * ```
  */
 export class APIConnectionError extends ProspectKitError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "APIConnectionError";
   }
 
@@ -50,8 +49,7 @@ export class APIConnectionError extends ProspectKitError {
  * ```
  */
 export class APITimeoutError extends APIConnectionError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "APITimeoutError";
   }
 }
@@ -71,8 +69,7 @@ export class APITimeoutError extends APIConnectionError {
  * ```
  */
 export class APIUserAbortError extends ProspectKitError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "APIUserAbortError";
   }
 
@@ -105,8 +102,7 @@ export class APIUserAbortError extends ProspectKitError {
  * ```
  */
 export class RequestValidationError extends ProspectKitError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "RequestValidationError";
   }
 
@@ -141,8 +137,7 @@ export class RequestValidationError extends ProspectKitError {
  * ```
  */
 export class ResponseValidationError extends ProspectKitError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "ResponseValidationError";
   }
 

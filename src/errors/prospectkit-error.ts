@@ -1,13 +1,14 @@
 import { redactHeaders } from "../redact.js";
 
 /**
- * The brand every prospectkit error carries on its class prototype. `Symbol.for` gives the same
- * symbol in every copy of the package and every realm, so the type guards work across them. Each
- * class declares its brand as a getter in its own body, not by a call after it, so a bundler
- * drops an error class that nothing uses.
- * @internal
+ * The brand of every prospectkit error, set once on the base class's prototype (below the class,
+ * so no declaration names it: a symbol type in the public .d.ts is a private type users'
+ * declaration emit cannot name). `Symbol.for` gives the same symbol in every copy of the package
+ * and every realm, so the type guards work across them. Which class an error is comes from the
+ * `kind` getter each class declares in its own body (not by a call after it, so a bundler drops
+ * an error class that nothing uses).
  */
-export const BRAND: unique symbol = Symbol.for("prospectkit.error");
+const BRAND = Symbol.for("prospectkit.error");
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /** The name of every prospectkit error class, also found in each error's `kind` and `name`. */
@@ -30,11 +31,16 @@ export type ErrorKind =
   | "InternalServerError"
   | "WebhookVerificationError";
 
-type Branded = { [BRAND]?: ErrorKind };
-
-function hasKind(value: unknown, kind: ErrorKind | undefined): boolean {
-  for (let proto = value; typeof proto === "object" && proto !== null; proto = Object.getPrototypeOf(proto)) {
-    if (Object.hasOwn(proto, BRAND) && (proto as Branded)[BRAND] === kind) return true;
+/**
+ * Whether `value` is a branded error whose prototype chain holds a class of this `kind`. A class's
+ * kind is its own `kind` getter, or (in a copy of prospectkit 0.1, whose classes each declared a
+ * getter under the brand) its own brand.
+ */
+function hasKind(value: unknown, kind: ErrorKind): boolean {
+  if (typeof value !== "object" || value === null || !(BRAND in value)) return false;
+  for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    const own = Object.hasOwn(proto, "kind") ? proto.kind : Object.hasOwn(proto, BRAND) ? proto[BRAND] : undefined;
+    if (own === kind) return true;
   }
   return false;
 }
@@ -59,11 +65,6 @@ function hasKind(value: unknown, kind: ErrorKind | undefined): boolean {
  * ```
  */
 export class ProspectKitError extends Error {
-  /** @internal */
-  get [BRAND](): ErrorKind {
-    return "ProspectKitError";
-  }
-
   /**
    * @param message - what went wrong (must not contain secrets)
    * @param options - the underlying cause, if any
@@ -76,7 +77,7 @@ export class ProspectKitError extends Error {
 
   /** Which class of error this is, e.g. `"RateLimitError"`; the same string as `name`. */
   get kind(): ErrorKind {
-    return (this as Branded)[BRAND]!;
+    return "ProspectKitError";
   }
 
   /**
@@ -86,7 +87,7 @@ export class ProspectKitError extends Error {
    * @returns `true` when `value` is such an error
    */
   static is<T extends ProspectKitError>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
-    return hasKind(value, (this.prototype as Branded)[BRAND]);
+    return hasKind(value, this.prototype.kind);
   }
 
   /**
@@ -95,7 +96,7 @@ export class ProspectKitError extends Error {
    * @returns `true` when `value` is an error of this class or a subclass
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasKind(value, (this.prototype as Branded)[BRAND]);
+    return hasKind(value, this.prototype.kind);
   }
 
   /**
@@ -111,17 +112,20 @@ export class ProspectKitError extends Error {
     }
     return json;
   }
-
-  /**
-   * What Node's `util.inspect` and `console.log` print: the stack and the fields of
-   * {@link ProspectKitError.toJSON}, never the raw `cause`.
-   * @internal
-   */
-  [INSPECT](_depth: number, options: object, inspect?: (value: unknown, options: object) => string): string {
-    const { name: _name, message: _message, ...fields } = this.toJSON();
-    return `${this.stack} ${inspect ? inspect(fields, options) : JSON.stringify(fields)}`;
-  }
 }
+
+/**
+ * What Node's `util.inspect` and `console.log` print of a prospectkit error: the stack and the
+ * fields of {@link ProspectKitError.toJSON}, never the raw `cause`.
+ */
+function inspectError(this: ProspectKitError, _depth: number, options: object, inspect?: (value: unknown, options: object) => string): string {
+  const { name: _name, message: _message, ...fields } = this.toJSON();
+  return `${this.stack} ${inspect ? inspect(fields, options) : JSON.stringify(fields)}`;
+}
+Object.defineProperties(ProspectKitError.prototype, {
+  [BRAND]: { value: "ProspectKitError" },
+  [INSPECT]: { value: inspectError, writable: true, configurable: true },
+});
 
 /**
  * Invalid client configuration, thrown by `createClient`: no API key, a `baseUrl` that is not an
@@ -137,8 +141,7 @@ export class ProspectKitError extends Error {
  * ```
  */
 export class ConfigurationError extends ProspectKitError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "ConfigurationError";
   }
 }

@@ -1,4 +1,4 @@
-import { BRAND, type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
+import { type ErrorKind, ProspectKitError } from "./prospectkit-error.js";
 
 /**
  * Why a webhook was rejected, as a machine-readable code:
@@ -34,8 +34,7 @@ export type WebhookVerificationErrorCode =
  * ```
  */
 export class WebhookVerificationError extends ProspectKitError {
-  /** @internal */
-  override get [BRAND](): ErrorKind {
+  override get kind(): ErrorKind {
     return "WebhookVerificationError";
   }
 

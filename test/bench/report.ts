@@ -16,6 +16,8 @@ export interface BenchRow {
   target: string;
   /** Whether the target is met; null when the row has no target. */
   pass: boolean | null;
+  /** The interquartile range of the ratio, when it is the median of several pairs. */
+  iqr?: readonly [number, number];
 }
 
 /** A benchmark module: a name and a function that measures and returns its rows. */
@@ -46,7 +48,8 @@ export function toMarkdown(sections: { name: string; rows: BenchRow[] }[]): stri
   const lines = ["| benchmark | figure | value | baseline | ratio | target | result |", "|---|---|---|---|---|---|---|"];
   for (const { name, rows } of sections) {
     for (const r of rows) {
-      const ratio = Number.isNaN(r.ratio) ? "" : r.ratio.toFixed(2);
+      const iqr = r.iqr === undefined ? "" : ` (IQR ${r.iqr[0].toFixed(2)}–${r.iqr[1].toFixed(2)})`;
+      const ratio = Number.isNaN(r.ratio) ? "" : `${r.ratio.toFixed(2)}${iqr}`;
       const result = r.pass === null ? "" : r.pass ? "pass" : "FAIL";
       lines.push(`| ${name} | ${r.figure} | ${r.value} | ${r.baseline} | ${ratio} | ${r.target} | ${result} |`);
     }

@@ -8,8 +8,9 @@
  * RSS is read from /proc (Linux) every few seconds.
  */
 import { readFileSync } from "node:fs";
+import { autocannon, CONNECTIONS, launch, rps } from "./http-pairs.ts";
 import { atMost, type Benchmark, info } from "./report.ts";
-import { autocannon, CLI, CONNECTIONS, KEY, LOADS, launch, PAGE_PATH, rps, SUBSCRIPTION_PATH } from "./server.ts";
+import { CLI, KEY, LOADS, PAGE_PATH, SUBSCRIPTION_PATH } from "./server.ts";
 
 const SECONDS = Number(process.env["PROSPECTKIT_SOAK_SECONDS"] ?? 600);
 const KEYS = 1000;

@@ -62,9 +62,13 @@ async function sourcesAfterRestart(path: string, copy = true): Promise<string[]>
   return sources;
 }
 
-/** Fills the journal to just under the size at which it is compacted (4 MiB of records over an empty state). */
-function growJournalNearCompaction(server: MockServer): void {
-  for (let i = 0; i < 4; i++) server.api.state.prospectLogs.create({ source: `bulk-${i}`, payload: { blob: "x".repeat(1_000_000) } });
+/**
+ * Leaves the file's garbage just past the point where it outweighs the rest by 4 MiB (one page's
+ * 1 MB text rewritten 7 times: 6 superseded versions), so the next write compacts it.
+ */
+function garbageOverCompaction(server: MockServer): void {
+  const page = server.api.state.pages.create({});
+  for (let i = 0; i < 7; i++) server.api.state.pages.update(page.id, { supplementaryContext: String(i).repeat(1_000_000) });
 }
 
 const SITES: readonly { site: string; at: FullAt; options?: FullOptions; prepare?: (server: MockServer) => void; payload?: object }[] = [
@@ -72,10 +76,9 @@ const SITES: readonly { site: string; at: FullAt; options?: FullOptions; prepare
   { site: "mid-journal, the append torn half-way", at: "append", options: { torn: true }, prepare: () => {} },
   { site: "mid-journal, torn, and cutting it back fails until space returns", at: "append", options: { torn: true, cutBackFails: true } },
   {
-    site: "during a compaction (the journal outgrew the state)",
+    site: "during a compaction (the file's garbage outweighs the rest)",
     at: "compaction",
-    prepare: growJournalNearCompaction,
-    payload: { blob: "y".repeat(400_000) },
+    prepare: garbageOverCompaction,
   },
 ];
 

@@ -112,6 +112,7 @@ describe("a state file keeps the whole state across a restart", () => {
     const path = newPath();
     const first = await start(path);
     await changeEverything(first);
+    await new Promise((done) => setImmediate(done)); // the changes of the turn are written at its end (one group commit)
     const copy = newPath();
     copyFileSync(path, copy);
     expect(readFileSync(copy, "utf8").split("\n").length).toBeGreaterThan(3); // a journal after the state line

@@ -26,8 +26,12 @@ export interface Durability {
   track<T>(run: () => Promise<T>): Promise<T>;
   /** Before a route that may write runs: why no write can be kept now (the file cannot be written), or null. */
   refusal(): NotPersisted | null;
-  /** After the route ran, before its answer: writes its changes; why they were not kept (they are then undone), or null. */
-  settle(): NotPersisted | null;
+  /**
+   * After the route ran, before its answer: settles once its changes are written (with every
+   * other change of the same turn of the event loop: one write); why they were not kept (they are
+   * then undone), or null.
+   */
+  settle(): Promise<NotPersisted | null>;
 }
 
 const notPersisted = (requestId: string, why: NotPersisted): Reply =>
@@ -45,7 +49,7 @@ export const durability =
       const refused = kept.refusal();
       if (refused !== null) return void (x.reply = notPersisted(x.requestId, refused));
       await next(x);
-      const lost = kept.settle();
+      const lost = await kept.settle();
       if (lost !== null) x.reply = notPersisted(x.requestId, lost);
     });
   };

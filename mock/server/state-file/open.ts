@@ -134,11 +134,11 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
       if (writer === null || !writer.failing || writer.probe()) return null;
       return refusal();
     },
-    settle() {
+    async settle() {
       const scope = scopes.current();
       if (writer === null || scope === undefined || scope.last === 0) return null;
-      writer.flush();
-      return scope.lost || scope.last > writer.durable ? refusal() : null;
+      await writer.written(); // the group commit of this turn of the event loop
+      return scope.lost || scope.last > (writer?.durable ?? 0) ? refusal() : null;
     },
   };
 

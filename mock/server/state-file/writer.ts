@@ -1,13 +1,15 @@
 /**
  * Writing a state file. Every change is appended as one line (one record), so a write costs the
- * size of what changed, never that of the state; the changes queued are written in one append
- * before the answer that acknowledges them leaves, and reach the disk within a second
- * (`fdatasync`). The writer knows the offset just past the last complete line: an append that
+ * size of what changed, never that of the state. Writes are group commits: the changes queued
+ * during one turn of the event loop are written in one append at its end (`setImmediate`), and
+ * every answer that acknowledges one of them waits for that append ({@link StateWriter.written});
+ * they reach the disk within a second (`fdatasync`). The writer knows the offset just past the last complete line: an append that
  * fails part-way is cut back to it at once, or, if that fails too, before anything else is
  * written (so a fragment is never followed by more lines). Compaction writes the state's records
  * into `FILE.tmp`, syncs it and renames it over the file: at start (when due), at a clean stop,
- * and when the journal has outgrown the file it was appended to ({@link COMPACT_WHILE_RUNNING};
- * then instead of appending: the new file holds the queued changes too). A compaction that fails removes its temporary file and leaves the file as
+ * and at the first write after the file's garbage (lines later ones supersede, garbage.ts) has come
+ * to outweigh the rest of it by {@link COMPACT_WHILE_RUNNING}'s 4 MiB (then instead of appending:
+ * the new file holds the queued changes too). A compaction that fails removes its temporary file and leaves the file as
  * it was, its journal whole. Both files are created with permissions 0600: the state holds API
  * keys and signing secrets.
  * @module
@@ -17,17 +19,17 @@ import type { StateChange } from "../../state/journal.js";
 import type { SavedState } from "../../state/saved-state.js";
 import { stateRecords } from "../../state/state-records.js";
 import { describeFsError, stateFs } from "./fs.js";
+import { createGarbage } from "./garbage.js";
 import { FORMAT_LINE } from "./read.js";
 
 /** How often written changes are synced to the disk, at most. */
 export const SYNC_EVERY_MS = 1_000;
 
 /**
- * While the server runs, the file is compacted once the lines appended since the last rewrite (or
- * the start) pass `factor` times the file's size then, plus `slackBytes` (docs/server.md says so).
+ * While the server runs, the file is compacted at the first write after its garbage exceeds the
+ * rest of it by `slackBytes` (so a small file is not rewritten at every few writes; docs/server.md says so).
  */
-export const COMPACT_WHILE_RUNNING = { factor: 2, slackBytes: 4 * 1024 * 1024 } as const;
-const COMPACT_FACTOR = COMPACT_WHILE_RUNNING.factor;
+export const COMPACT_WHILE_RUNNING = { slackBytes: 4 * 1024 * 1024 } as const;
 const COMPACT_SLACK_BYTES = COMPACT_WHILE_RUNNING.slackBytes;
 
 /** How much text a compaction gathers before it writes it out. */
@@ -76,8 +78,10 @@ export interface OpenedAt {
 
 /** A state file's writer. */
 export interface StateWriter {
-  /** Queues one change (written at the end of the current task, or by {@link StateWriter.flush}); returns its sequence number. */
+  /** Queues one change (written at the end of the event loop's turn, or by {@link StateWriter.flush}); returns its sequence number. */
   append(change: StateChange): number;
+  /** Settles once every change queued now has been written, or could not be ({@link StateWriter.durable} tells which). */
+  written(): Promise<void>;
   /** Writes every queued change now; false when they could not be written (they are lost: {@link WriterEvents.lost} was told). */
   flush(): boolean;
   /** The sequence number of the last change on the disk (every earlier one is there too, or was lost). */
@@ -103,6 +107,8 @@ export interface StateWriter {
 export function openStateWriter(target: string, save: () => SavedState, at: OpenedAt, events: WriterEvents): StateWriter {
   let fd: number | null = null;
   let queued: string[] = [];
+  let changes: StateChange[] = [];
+  let waiting: (() => void)[] = [];
   let scheduled = false;
   let unsynced = false;
   let closed = false;
@@ -111,8 +117,9 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
   let durable = 0;
   let goodBytes = at.goodBytes;
   let mustTruncate = at.tornBytes > 0;
-  let journalBytes = 0;
-  let compactAfter = 0;
+  const garbage = createGarbage();
+  /** Garbage past which a compaction is tried again after one failed (not again at every write). */
+  let retryAfterGarbage = 0;
   let compactionFailed = false;
 
   /** Compacts; a failure is told once until a compaction works again. */
@@ -124,12 +131,15 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     }
     if (!compactionFailed) events.notice(`cannot compact it (${describeFsError(error)}); it keeps its journal: nothing is lost`);
     compactionFailed = true;
-    compactAfter = journalBytes + COMPACT_SLACK_BYTES; // not again at every write
+    retryAfterGarbage = garbage.bytes + COMPACT_SLACK_BYTES;
     return false;
   }
 
-  /** Rewrites the file as the whole state (queued changes included); the error when it could not (the file is then as it was). */
-  function rewrite(): unknown {
+  /**
+   * Rewrites the file as the whole state (queued changes included), counting its lines for the
+   * garbage unless it is the `last` (the stop's); the error when it could not (the file is then as it was).
+   */
+  function rewrite(last = false): unknown {
     const temporary = `${target}.tmp`;
     let out: number | null = null;
     let size = 0;
@@ -143,8 +153,11 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
         size += bytes.length;
         chunk = "";
       };
+      garbage.rewritten();
       for (const record of stateRecords(save())) {
-        chunk += `${JSON.stringify(record)}\n`;
+        const line = `${JSON.stringify(record)}\n`;
+        if (!last && record.op !== "state") garbage.written(record, Buffer.byteLength(line));
+        chunk += line;
         if (chunk.length >= CHUNK_CHARS) emit();
       }
       emit();
@@ -179,8 +192,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     fd = null;
     goodBytes = size;
     mustTruncate = false;
-    journalBytes = 0;
-    compactAfter = COMPACT_FACTOR * size + COMPACT_SLACK_BYTES;
+    retryAfterGarbage = 0;
     durable = seq;
     return null;
   }
@@ -211,14 +223,27 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     }
   }
 
+  /** Writes what is queued, then lets every answer waiting for it go. */
   function flush(): boolean {
     scheduled = false;
+    const wrote = write();
+    const done = waiting;
+    waiting = [];
+    for (const go of done) go();
+    return wrote;
+  }
+
+  function write(): boolean {
     if (queued.length === 0) return true;
     if (closed) return false;
     const upTo = seq;
     const bytes = Buffer.from(`${queued.join("\n")}\n`);
+    // Due when the file as it is holds more garbage than the rest (a rewrite instead of this append).
+    const due = garbage.bytes > goodBytes - garbage.bytes + COMPACT_SLACK_BYTES && garbage.bytes >= retryAfterGarbage;
+    for (let i = 0; i < changes.length; i++) garbage.written(changes[i]!, Buffer.byteLength(queued[i]!) + 1);
     queued = [];
-    if (journalBytes + bytes.length > compactAfter && compact()) return resumed(), true;
+    changes = [];
+    if (due && compact()) return resumed(), true;
     try {
       writeAll(ready(), bytes);
     } catch (error) {
@@ -228,7 +253,6 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
       return false;
     }
     goodBytes += bytes.length;
-    journalBytes += bytes.length;
     durable = upTo;
     unsynced = true;
     resumed();
@@ -253,7 +277,6 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
   } else {
     stateFs.chmodSync(target, 0o600);
     ready();
-    compactAfter = COMPACT_FACTOR * goodBytes + COMPACT_SLACK_BYTES;
     if (at.compactNow) compact();
   }
   return {
@@ -261,11 +284,16 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
       seq += 1;
       if (closed) return seq;
       queued.push(JSON.stringify(change));
+      changes.push(change);
       if (!scheduled) {
         scheduled = true;
-        queueMicrotask(flush);
+        setImmediate(flush);
       }
       return seq;
+    },
+    written() {
+      if (queued.length === 0) return Promise.resolve();
+      return new Promise((go) => waiting.push(go));
     },
     flush,
     get durable() {
@@ -295,7 +323,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
       clearInterval(timer);
       flush();
       closed = true;
-      const error = rewrite();
+      const error = rewrite(true); // the last: nothing will supersede its lines
       if (error !== null) events.notice(`cannot compact it at the stop (${describeFsError(error)}); it keeps its journal: nothing is lost`);
       if (fd === null) return;
       try {
