@@ -3,8 +3,9 @@
  * the tenant that made it. Each tenant's requests are a list of their own, bounded on their own (a
  * mock that runs for days must not grow without end, and a busy neighbour never pushes out your
  * entries); reading one tenant's list costs what its own entries cost, whatever the number of
- * tenants or keys. The API key is never recorded (no headers are), nor the query string (where a
- * key must never be sent).
+ * tenants or keys. The API key is never recorded: not its header, nor the headers that carry
+ * credentials (`authorization`, `cookie`); a header or query value that holds a key is handed out
+ * as `[redacted]`, like a body.
  * @module
  */
 
@@ -14,7 +15,7 @@ import { REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 
-/** One answered request, as JSON: never a header, so never the API key. */
+/** One answered request, as JSON: never the API key (nor a credential header). */
 export const LoggedRequestSchema = z.object({
   requestId: z.string(),
   method: z.string(),
@@ -24,6 +25,10 @@ export const LoggedRequestSchema = z.object({
   operation: z.nullable(z.enum(OPERATIONS)),
   /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
   status: z.int(),
+  /** The query parameters, when the URL had any (the last value of a repeated name). */
+  query: z.optional(z.record(z.string(), z.string())),
+  /** The request headers (lower-case names) but `x-api-key`, `authorization`, `proxy-authorization` and `cookie`. */
+  headers: z.optional(z.record(z.string(), z.string())),
   /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
   requestBody: z.optional(z.unknown()),
   /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
@@ -45,8 +50,8 @@ export const LoggedRequestSchema = z.object({
 });
 
 /**
- * One answered request, as `api.requests` and `GET /__mock/requests` list it: never a header, so
- * never the API key. test/sdk/type-names.test.ts proves it equals `LoggedRequestSchema`'s output.
+ * One answered request, as `api.requests` and `GET /__mock/requests` list it: never the API key
+ * (nor a credential header). test/sdk/type-names.test.ts proves it equals `LoggedRequestSchema`'s output.
  */
 export interface LoggedRequest {
   /** The `x-request-id` the client received: the mock's (`req_…`), or a proxied target's own. */
@@ -59,6 +64,13 @@ export interface LoggedRequest {
   operation: OperationId | null;
   /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
   status: number;
+  /** The query parameters, when the URL had any (the last value of a repeated name); a value holding a key is `[redacted]`. */
+  query?: Record<string, string> | undefined;
+  /**
+   * The request headers, lower-case names, but those that carry credentials (`x-api-key`,
+   * `authorization`, `proxy-authorization`, `cookie`); a value holding a key is `[redacted]`.
+   */
+  headers?: Record<string, string> | undefined;
   /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
   requestBody?: unknown;
   /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
@@ -143,6 +155,36 @@ function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
   return secrets.some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
 }
 
+/** A record of names and values with every value (or name) that holds a secret replaced by {@link REDACTED}. */
+function redactValues(values: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [holdsSecret(name, secrets) ? REDACTED : name, holdsSecret(value, secrets) ? REDACTED : value]),
+  );
+}
+
+/** The request headers a log entry never keeps: those that carry credentials. */
+export const UNLOGGED_HEADERS: ReadonlySet<string> = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie"]);
+
+/**
+ * The parts of a request's URL and headers a log entry keeps: its query parameters (when any) and
+ * its headers but {@link UNLOGGED_HEADERS} (when any).
+ * @param query - the query string, without `?`
+ * @param headers - the request headers
+ */
+export function loggedQueryAndHeaders(query: string, headers: Headers): Pick<LoggedRequest, "query" | "headers"> {
+  const kept: Record<string, string> = {};
+  let any = false;
+  for (const [name, value] of headers) {
+    if (UNLOGGED_HEADERS.has(name)) continue;
+    kept[name] = value;
+    any = true;
+  }
+  return {
+    ...(query !== "" && { query: Object.fromEntries(new URLSearchParams(query)) }),
+    ...(any && { headers: kept }),
+  };
+}
+
 /** The secrets a log entry is checked against before it is handed out. */
 export interface LogSecrets {
   /** Every key the mock knows (the whole log, in process). */
@@ -220,8 +262,16 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
     if (known.length === 0) return entry;
     const request = holdsSecret(entry.requestBody, known);
     const response = holdsSecret(entry.responseBody, known);
-    if (!request && !response) return entry;
-    return { ...entry, ...(request && { requestBody: REDACTED }), ...(response && { responseBody: REDACTED }) };
+    const query = holdsSecret(entry.query, known);
+    const headers = holdsSecret(entry.headers, known);
+    if (!request && !response && !query && !headers) return entry;
+    return {
+      ...entry,
+      ...(request && { requestBody: REDACTED }),
+      ...(response && { responseBody: REDACTED }),
+      ...(query && { query: redactValues(entry.query!, known) }),
+      ...(headers && { headers: redactValues(entry.headers!, known) }),
+    };
   };
   const known = (keys: Iterable<string>) => [...new Set(keys)].filter((secret) => secret.length > 0);
   /** The kept entries of some tenants, in the order they were recorded. */

@@ -62,12 +62,13 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("the API reference", () => {
-  it("covers the four entry points", () => {
+  it("covers the five entry points", () => {
     expect(modules.map((module) => module.name).sort()).toEqual([
       "prospectkit",
       "prospectkit/mock",
       "prospectkit/mock/core",
       "prospectkit/mock/server",
+      "prospectkit/mock/vitest",
     ]);
   });
 
