@@ -57,11 +57,12 @@ function armFault(faults: MockFaults, fault: ControlFault): Refusal | undefined 
 
 /** The faults armed for the caller's tenant, as JSON (an unlimited fault has `remaining: null`). */
 function pendingFaults(faults: MockFaults): unknown {
-  const data = faults.pending().map(({ fault, operation, match, remaining }) => ({
+  const data = faults.pending().map(({ fault, operation, match, remaining, nearMisses }) => ({
     fault,
     operation,
     ...(match && { match }),
     remaining: Number.isFinite(remaining) ? remaining : null,
+    ...(nearMisses && { nearMisses }),
   }));
   return { data };
 }

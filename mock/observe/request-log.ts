@@ -14,6 +14,7 @@ import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
 import { REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
+import { type NearMiss, NearMissSchema } from "./near-miss.js";
 
 /** One answered request, as JSON: never the API key (nor a credential header). */
 export const LoggedRequestSchema = z.object({
@@ -39,6 +40,8 @@ export const LoggedRequestSchema = z.object({
   durationMs: z.number(),
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: z.nullable(OpaqueId),
+  /** A 404 or 405 only: the route the request most likely meant (one method or one path segment away), when one is. */
+  nearMiss: z.optional(NearMissSchema),
   /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract. */
   violations: z.optional(z.array(z.string())),
   /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
@@ -81,6 +84,8 @@ export interface LoggedRequest {
   durationMs: number;
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: string | null;
+  /** A 404 or 405 only: the route the request most likely meant (its method, path template and operation, and the one thing that differed), when one is. */
+  nearMiss?: NearMiss | undefined;
   /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
   violations?: string[] | undefined;
   /** The validating proxy only: who answered, the target or the mock (`--fallback`, when the target did not). */

@@ -5,8 +5,8 @@
  * @module
  */
 import type { OperationId } from "../../src/operation-table.js";
+import { describeDifference, differenceFrom } from "../observe/near-miss.js";
 import type { LoggedRequest } from "../observe/request-log.js";
-import { describeDifference, differenceFrom } from "../pipeline/near-miss.js";
 import { differences, diffPair, type Equals, type ExpectedRequest, rowOf, seen } from "./expected.js";
 
 /** The part of the runner's matcher context the messages use (Vitest's and Jest's alike). */

@@ -29,6 +29,7 @@ export const log =
       receivedAt: formatTimestamp(x.receivedAtMs),
       durationMs: Math.round((performance.now() - x.startedAt) * 100) / 100,
       tenantId: x.area === null ? null : (x.tenant?.record.id ?? null),
+      ...(x.nearMiss !== undefined && { nearMiss: x.nearMiss }),
     };
     record(x.logAs === undefined ? entry : { ...entry, ...x.logAs }, x.wrote);
   };

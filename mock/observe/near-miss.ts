@@ -3,33 +3,40 @@
  * path with another method (a 405). A route is near when the request has its shape and differs in
  * one thing only: its method, or one literal segment of its path (`/v0/prospect_log` for
  * `/v0/prospect_logs`). Path parameters accept any segment, so an unknown ID is never a near miss
- * (it is the route itself). The request log, the problem body's `detail` and the test matchers
- * (mock/testing/) all read them from here.
+ * (it is the route itself). The routing step finds them (its 404 and 405 say them in `detail`),
+ * the request log keeps them, and the test matchers (mock/testing/) read them from here.
  * @module
  */
-import type { RouteShape } from "./router.js";
+import * as z from "zod/mini";
 
-/** What a request differed in from the route it most likely meant. */
-export type NearMissDifference =
+/** What a request differed in from the route it meant, as JSON (the request log's `nearMiss.differs`). */
+export const NearMissDifferenceSchema = z.union([
   /** The path fits the route; the method does not. */
-  | { readonly kind: "method"; readonly sent: string; readonly wanted: string }
-  /** The method fits; one segment of the path (1-based, after the base URL's path) does not. */
-  | { readonly kind: "segment"; readonly index: number; readonly sent: string; readonly wanted: string };
+  z.object({ kind: z.literal("method"), sent: z.string(), wanted: z.string() }),
+  /** The method fits; one segment of the path (1-based, below the base URL's path) does not. */
+  z.object({ kind: z.literal("segment"), index: z.int(), sent: z.string(), wanted: z.string() }),
+]);
 
-/** The route a request most likely meant, with the one thing it differed in. */
-export interface NearMiss {
-  /** The route's method. */
+/** The route a request most likely meant, as JSON (the request log's `nearMiss`). */
+export const NearMissSchema = z.object({
+  method: z.string(),
+  path: z.string(),
+  operation: z.optional(z.string()),
+  differs: NearMissDifferenceSchema,
+});
+
+/** What a request differed in from the route it most likely meant: its method, or one path segment. */
+export type NearMissDifference = z.output<typeof NearMissDifferenceSchema>;
+
+/** The route a request most likely meant (method, path template, operation), with the one thing it differed in. */
+export type NearMiss = z.output<typeof NearMissSchema>;
+
+/** A route as a near miss needs it: its method, its path template and, for the API's routes, its operation. */
+export interface NearRoute {
   readonly method: string;
-  /** The route's path template (`/v0/page_groups/{page_group_id}/pages/{page_id}`). */
   readonly path: string;
-  /** The operation the route serves, when it is one of the API's. */
-  readonly operation?: string;
-  /** What differed. */
-  readonly differs: NearMissDifference;
+  readonly operation?: string | null | undefined;
 }
-
-/** A route as a near miss needs it: its shape and, for the API's routes, its operation. */
-export type NearRoute = RouteShape & { readonly operation?: string | null };
 
 /** The segments of a path below its first `/` (`/v0/a` → `["v0", "a"]`). */
 const segmentsOf = (path: string) => path.split("/").slice(1);
@@ -39,7 +46,7 @@ const segmentsOf = (path: string) => path.split("/").slice(1);
  * differences or more, or no difference at all). The path is compared by its last segments, so a
  * base URL's own path (`/api` of `https://host/api`) in front of it does not count.
  */
-export function differenceFrom(route: RouteShape, method: string, path: string): NearMissDifference | undefined {
+export function differenceFrom(route: NearRoute, method: string, path: string): NearMissDifference | undefined {
   const template = segmentsOf(route.path);
   const all = segmentsOf(path);
   if (all.length < template.length) return undefined;
@@ -90,7 +97,8 @@ export function describeDifference(differs: NearMissDifference): string {
 /** A near miss in words, for a problem's `detail` or a log line: `did you mean POST /v0/prospect_logs (createProspectLog)? …`. */
 export function describeNearMiss(miss: NearMiss): string {
   const route = `${miss.method} ${miss.path}${miss.operation === undefined ? "" : ` (${miss.operation})`}`;
-  return `Did you mean ${route}? The ${describeDifference(miss.differs).slice(4)}.`;
+  const differs = describeDifference(miss.differs);
+  return `Did you mean ${route}? ${differs[0]!.toUpperCase()}${differs.slice(1)}.`;
 }
 
 const quote = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
