@@ -90,6 +90,15 @@ export const PendingFaultSchema = z.object({
   nearMisses: z.optional(z.array(FaultNearMissSchema)),
 });
 
+/** `GET /__mock/requests.har`'s answer: an HTTP Archive 1.2 (its entries as mock/observe/har.ts writes them). */
+export const HarSchema = z.object({
+  log: z.object({
+    version: z.literal("1.2"),
+    creator: z.object({ name: z.string(), version: z.string() }),
+    entries: z.array(z.record(z.string(), z.unknown())),
+  }),
+});
+
 /** `POST /__mock/reset` query: `scope=server` resets the whole mock (every tenant); the default, `tenant`, the caller's. */
 export const ControlResetQuery = z.strictObject({ scope: z.optional(z.enum(["tenant", "server"])) });
 

@@ -14,6 +14,7 @@ import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
 import { REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
+import { type Har, toHar } from "./har.js";
 import { type NearMiss, NearMissSchema } from "./near-miss.js";
 
 /** One answered request, as JSON: never the API key (nor a credential header). */
@@ -148,6 +149,11 @@ export interface RequestLog {
   readonly size: number;
   /** Forgets every logged request. */
   clear(): void;
+  /**
+   * Every logged request as an HTTP Archive (HAR 1.2), oldest first, for DevTools or msw's
+   * `@mswjs/source` (`fromTraffic`): bodies and headers as `list()` hands them out, so no key.
+   */
+  toHAR(): Har;
 }
 
 /**
@@ -257,8 +263,13 @@ const UNOWNED = null;
  * path free of it and a read's cost independent of the other tenants.
  * @param secrets - the keys an entry is checked against
  * @param limit - how many entries to keep per tenant
+ * @param origin - the origin the requests are sent to (the HAR export's URLs)
  */
-export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () => [] }, limit = DEFAULT_RETAINED_REQUESTS): RequestLogCore {
+export function createRequestLog(
+  secrets: LogSecrets = { all: () => [], of: () => [] },
+  limit = DEFAULT_RETAINED_REQUESTS,
+  origin = "http://localhost",
+): RequestLogCore {
   checkRetainedRequests(limit);
   let byTenant = new Map<string | null, Entries>();
   let recorded = 0;
@@ -305,6 +316,9 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
       clear() {
         byTenant = new Map();
         latest = undefined;
+      },
+      toHAR() {
+        return toHar(this.list(), origin);
       },
     },
     record(entry) {
