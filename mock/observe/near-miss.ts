@@ -7,29 +7,21 @@
  * the request log keeps them, and the test matchers (mock/testing/) read them from here.
  * @module
  */
-import * as z from "zod/mini";
 
-/** What a request differed in from the route it meant, as JSON (the request log's `nearMiss.differs`). */
-export const NearMissDifferenceSchema = z.union([
-  /** The path fits the route; the method does not. */
-  z.object({ kind: z.literal("method"), sent: z.string(), wanted: z.string() }),
-  /** The method fits; one segment of the path (1-based, below the base URL's path) does not. */
-  z.object({ kind: z.literal("segment"), index: z.int(), sent: z.string(), wanted: z.string() }),
-]);
-
-/** The route a request most likely meant, as JSON (the request log's `nearMiss`). */
-export const NearMissSchema = z.object({
-  method: z.string(),
-  path: z.string(),
-  operation: z.optional(z.string()),
-  differs: NearMissDifferenceSchema,
-});
-
-/** What a request differed in from the route it most likely meant: its method, or one path segment. */
-export type NearMissDifference = z.output<typeof NearMissDifferenceSchema>;
+/** What a request differed in from the route it most likely meant: its method, or one path segment (1-based, below the base URL's path). */
+export type NearMissDifference = { kind: "method"; sent: string; wanted: string } | { kind: "segment"; index: number; sent: string; wanted: string };
 
 /** The route a request most likely meant (method, path template, operation), with the one thing it differed in. */
-export type NearMiss = z.output<typeof NearMissSchema>;
+export interface NearMiss {
+  /** The route's method. */
+  method: string;
+  /** The route's path template (`/v0/page_groups/{page_group_id}/pages/{page_id}`). */
+  path: string;
+  /** The operation the route serves. */
+  operation?: string | undefined;
+  /** What differed. */
+  differs: NearMissDifference;
+}
 
 /** A route as a near miss needs it: its method, its path template and, for the API's routes, its operation. */
 export interface NearRoute {

@@ -11,11 +11,22 @@
 
 import * as z from "zod/mini";
 import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
-import { REDACTED } from "../../src/redact.js";
+import { API_KEY_HEADER, REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { type Har, toHar } from "./har.js";
-import { type NearMiss, NearMissSchema } from "./near-miss.js";
+import type { NearMiss } from "./near-miss.js";
+
+/** A 404's or 405's near miss as JSON (`NearMiss`, ./near-miss.ts): the route it most likely meant and what differed. */
+const NearMissSchema = z.object({
+  method: z.string(),
+  path: z.string(),
+  operation: z.optional(z.string()),
+  differs: z.union([
+    z.object({ kind: z.literal("method"), sent: z.string(), wanted: z.string() }),
+    z.object({ kind: z.literal("segment"), index: z.int(), sent: z.string(), wanted: z.string() }),
+  ]),
+});
 
 /** One answered request, as JSON: never the API key (nor a credential header). */
 export const LoggedRequestSchema = z.object({
@@ -183,15 +194,18 @@ export const UNLOGGED_HEADERS: ReadonlySet<string> = new Set(["x-api-key", "auth
  * @param headers - the request headers
  */
 export function loggedQueryAndHeaders(query: string, headers: Headers): Pick<LoggedRequest, "query" | "headers"> {
+  // The request's own key is taken out now: behind the proxy it may be a key the mock does not know (the read-time check would miss it).
+  const key = headers.get(API_KEY_HEADER);
+  const safe = (value: string) => (key && value.includes(key) ? REDACTED : value);
   const kept: Record<string, string> = {};
   let any = false;
   for (const [name, value] of headers) {
     if (UNLOGGED_HEADERS.has(name)) continue;
-    kept[name] = value;
+    kept[name] = safe(value);
     any = true;
   }
   return {
-    ...(query !== "" && { query: Object.fromEntries(new URLSearchParams(query)) }),
+    ...(query !== "" && { query: Object.fromEntries([...new URLSearchParams(query)].map(([name, value]) => [safe(name), safe(value)])) }),
     ...(any && { headers: kept }),
   };
 }
