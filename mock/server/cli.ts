@@ -19,6 +19,7 @@ import { banner, deliveryLine, requestLine } from "./cli/output.js";
 import { watchParent } from "./cli/parent.js";
 import { runVerifyCli } from "./cli/verify.js";
 import { demoFixtures } from "./demo.js";
+import { createHarRecording, type HarRecording } from "./har-recording.js";
 import { createRecording } from "./recording.js";
 import { type MockServer, startMockServer } from "./start.js";
 import { StateFileError } from "./state-file/error.js";
@@ -63,7 +64,7 @@ function listenError({ code }: NodeJS.ErrnoException, { host, port }: CliOptions
   return code === undefined ? undefined : messages[code];
 }
 
-async function start(options: CliOptions): Promise<MockServer> {
+async function start(options: CliOptions, har: HarRecording | undefined): Promise<MockServer> {
   try {
     return await startMockServer({
       port: options.port,
@@ -80,7 +81,7 @@ async function start(options: CliOptions): Promise<MockServer> {
         proxy: {
           target: options.proxyTo,
           fallback: options.fallback,
-          ...(options.recordFile !== undefined && { onExchange: createRecording(options.recordFile).see }),
+          ...(options.recordFile !== undefined && { onExchange: har?.see ?? createRecording(options.recordFile).see }),
         },
       }),
       // The console's own refreshes would drown the user's calls: only what the user did is printed.
@@ -119,7 +120,11 @@ async function runCli(argv: readonly string[]): Promise<number> {
       for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => stop(undefined));
       watchParent(() => stop("the process that started it exited"));
     });
-    const server = await start(options);
+    // `--record FILE.har`: the exchanges as an HTTP Archive; any other name: a fixture document for `--data`.
+    const har =
+      options.recordFile?.endsWith(".har") && options.proxyTo !== undefined ? createHarRecording(options.recordFile, options.proxyTo) : undefined;
+    const server = await start(options, har);
+    har?.attach(server.api);
     const [page] = server.api.state.pages.list();
     const [subscription] = server.api.state.webhookSubscriptions.list();
     write(
