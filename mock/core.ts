@@ -18,6 +18,7 @@ export { MockStateError } from "./lib/errors.js";
 export type { Seed } from "./lib/random.js";
 export type { Outcome as MockOutcome } from "./mock-api.js";
 export type { MockChange, MockChangeListener, MockChanges } from "./observe/changes.js";
+export type { Har, HarEntry, HarNameValue } from "./observe/har.js";
 export type { NearMiss, NearMissDifference } from "./observe/near-miss.js";
 export type { LoggedRequest, RequestLog } from "./observe/request-log.js";
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_MAX_TENANTS, DEFAULT_SEED, type MockApiOptions } from "./options.js";
