@@ -9,7 +9,25 @@
  */
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import { VERSION } from "../../src/version.js";
-import type { LoggedRequest } from "./request-log.js";
+
+/**
+ * What an entry is made of: the fields of a logged request it reads (a `LoggedRequest` is one;
+ * written here so that the log, which exports itself with it, and this module import one way).
+ */
+export interface HarSource {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly operation: string | null;
+  readonly status: number;
+  readonly query?: Readonly<Record<string, string>> | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly requestBody?: unknown;
+  readonly responseBody?: unknown;
+  readonly receivedAt: string;
+  readonly durationMs: number;
+  readonly nearMiss?: { readonly method: string; readonly path: string } | undefined;
+}
 
 /** A name and a value (a header, a query parameter), as HAR writes them. */
 export interface HarNameValue {
@@ -100,7 +118,7 @@ const bytes = (text: string | undefined) => (text === undefined ? 0 : new TextEn
  * @param entry - the entry, as the log hands it out (keys already redacted)
  * @param origin - the origin the request was sent to (`https://api.prospectkit.test`): HAR wants absolute URLs
  */
-export function harEntry(entry: LoggedRequest, origin: string): HarEntry {
+export function harEntry(entry: HarSource, origin: string): HarEntry {
   const query = entry.query === undefined ? "" : `?${new URLSearchParams(entry.query)}`;
   const requestText = textOf(entry.requestBody);
   const responseText = entry.status === 0 ? undefined : textOf(entry.responseBody);
@@ -146,6 +164,6 @@ export function harEntry(entry: LoggedRequest, origin: string): HarEntry {
  * @param entries - the entries, as the log hands them out
  * @param origin - the origin the requests were sent to
  */
-export function toHar(entries: readonly LoggedRequest[], origin: string): Har {
+export function toHar(entries: readonly HarSource[], origin: string): Har {
   return { log: { version: "1.2", creator: { name: "prospectkit", version: VERSION }, entries: entries.map((entry) => harEntry(entry, origin)) } };
 }
