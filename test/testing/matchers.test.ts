@@ -5,7 +5,7 @@
  * `mockServer(url, key)`: the messages differ only in how they name what they read.
  */
 import { stripVTControlCharacters } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import { createMockApi, type MockApi } from "../../mock/index.js";
 import { type MockServer, mockServer, startMockServer } from "../../mock/server/index.js";
 import { type ExpectedRequest, matchers } from "../../mock/vitest.js";
@@ -394,6 +394,15 @@ describe.each(setups)("the request matchers on %s", (name, start) => {
   it("expected naming x-api-key is refused without echoing it", async () => {
     const message = await outcome((r) => expect(r).toHaveReceived("getPage", { headers: { "X-Api-Key": KEY_A } }), setup.source());
     expect(message).toBe("expected.headers names x-api-key: the request log never keeps the API key, so it cannot be compared");
+  });
+});
+
+describe("the matchers' types", () => {
+  it("an assertion on a mock or a tenant returns nothing; on a server client, a promise to await", () => {
+    const api = createMockApi();
+    expectTypeOf(expect(api).toHaveReceived).returns.toEqualTypeOf<void>();
+    expectTypeOf(expect(api.isolate()).toHaveReceivedTimes).returns.toEqualTypeOf<void>();
+    expectTypeOf(expect(mockServer("http://127.0.0.1:1", "key")).toHaveFiredAllFaults).returns.toEqualTypeOf<Promise<void>>();
   });
 });
 
