@@ -213,9 +213,9 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: "GET",
     path: "/__mock/requests",
     operationId: "listRecordedRequests",
-    summary: "List the API requests your tenant made since the last reset, oldest first (never a header)",
+    summary: "List the API requests your tenant made since the last reset, oldest first (never a credential header)",
     description:
-      "Your tenant's API requests, oldest first: the latest 10,000, kept apart from every other tenant's, so a busy neighbour never pushes yours out. No header is kept, and a body holding your key or a start key is shown as `[redacted]`. Behind the validating proxy (`--proxy-to`) an entry's `requestId` is the one the target answered with (the proxy's own in `proxyRequestId`), and a body over 64 KiB is kept as its first 64 KiB of text, its full size in `truncated`.",
+      "Your tenant's API requests, oldest first: the latest 10,000, kept apart from every other tenant's, so a busy neighbour never pushes yours out. The `x-api-key`, `authorization`, `proxy-authorization` and `cookie` headers are never kept, and a body, header or query value holding your key or a start key is shown as `[redacted]`. A 404 or 405 one method or one path segment away from an operation's route names it in `nearMiss`. Behind the validating proxy (`--proxy-to`) an entry's `requestId` is the one the target answered with (the proxy's own in `proxyRequestId`), and a body over 64 KiB is kept as its first 64 KiB of text, its full size in `truncated`.",
     response: listOf(LoggedRequestSchema),
     run: ({ requestsOfTenant }) => ({ data: requestsOfTenant() }),
   },
