@@ -406,6 +406,34 @@ describe("the matchers' types", () => {
   });
 });
 
+describe("mockServer", () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0, apiKeys: { [KEY_A]: "tenant_a" } });
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ["a key the server refuses", () => mockServer(server.url, KEY_B), /answered 401/],
+    ["a server that does not answer", () => mockServer("http://127.0.0.1:1", KEY_B), /failed/],
+  ])("%s: the assertion rejects with a TypeError that never holds the key", async (_rule, client, message) => {
+    const error = await Promise.resolve(expect(client()).toHaveReceived("getPage")).then(
+      () => undefined,
+      (reason: unknown) => reason as Error,
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error?.message).toMatch(message);
+    expect(error?.message).not.toContain(KEY_B);
+  });
+
+  it("holds its key where util.inspect and JSON.stringify do not look", async () => {
+    const { inspect } = await import("node:util");
+    const client = mockServer(server.url, KEY_A);
+    expect(inspect(client, { depth: 5, showHidden: true })).not.toContain(KEY_A);
+    expect(JSON.stringify(client)).not.toContain(KEY_A);
+  });
+});
+
 describe("what the matchers refuse", () => {
   const api = createMockApi();
   it.each([
