@@ -11,7 +11,7 @@
 
 import * as z from "zod/mini";
 import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
-import { API_KEY_HEADER, REDACTED } from "../../src/redact.js";
+import { API_KEY_HEADER, holdsSecret, REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { type Har, toHar } from "./har.js";
@@ -168,13 +168,12 @@ export interface RequestLog {
 }
 
 /**
- * Whether `value` holds a secret in any string or object key, read from its canonical JSON (the
- * one walker of JSON values, without recursion): the secret as written, or JSON-escaped.
+ * Whether `value` holds a secret in any string or object key, in any form (raw, escaped, encoded:
+ * the SDK's one check, `holdsSecret`), read from its canonical JSON (the one walker of JSON values,
+ * without recursion).
  */
-function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
-  if (value === undefined) return false;
-  const text = canonicalJson(value);
-  return secrets.some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
+function bodyHoldsSecret(value: unknown, secrets: readonly string[]): boolean {
+  return value !== undefined && holdsSecret(canonicalJson(value), secrets);
 }
 
 /** A record of names and values with every value (or name) that holds a secret replaced by {@link REDACTED}. */
@@ -196,7 +195,7 @@ export const UNLOGGED_HEADERS: ReadonlySet<string> = new Set(["x-api-key", "auth
 export function loggedQueryAndHeaders(query: string, headers: Headers): Pick<LoggedRequest, "query" | "headers"> {
   // The request's own key is taken out now: behind the proxy it may be a key the mock does not know (the read-time check would miss it).
   const key = headers.get(API_KEY_HEADER);
-  const safe = (value: string) => (key && value.includes(key) ? REDACTED : value);
+  const safe = (value: string) => (key && holdsSecret(value, [key]) ? REDACTED : value);
   const kept: Record<string, string> = {};
   let any = false;
   for (const [name, value] of headers) {
@@ -290,10 +289,10 @@ export function createRequestLog(
   let latest: LoggedRequest | undefined;
   const clean = (entry: LoggedRequest, known: readonly string[]): LoggedRequest => {
     if (known.length === 0) return entry;
-    const request = holdsSecret(entry.requestBody, known);
-    const response = holdsSecret(entry.responseBody, known);
-    const query = holdsSecret(entry.query, known);
-    const headers = holdsSecret(entry.headers, known);
+    const request = bodyHoldsSecret(entry.requestBody, known);
+    const response = bodyHoldsSecret(entry.responseBody, known);
+    const query = bodyHoldsSecret(entry.query, known);
+    const headers = bodyHoldsSecret(entry.headers, known);
     if (!request && !response && !query && !headers) return entry;
     return {
       ...entry,
