@@ -88,6 +88,8 @@ export default defineConfig({
     // The standalone server and its CLI: Node only, so `node:` built-ins stay imports.
     "mock/server/index": "mock/server/index.ts",
     "mock/server/cli": "mock/server/cli.ts",
+    // The request matchers for Vitest and Jest (one module: it imports neither runner).
+    "mock/vitest": "mock/vitest.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

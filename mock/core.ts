@@ -12,11 +12,14 @@ export { type PersistStateOptions, persistState } from "./browser/persist-state.
 export { createMockApi, type IsolatedTenant, type MockApi, type MockTenant, type MockWebhooks, type WebhookScope } from "./create-mock-api.js";
 export type { Fault, FaultOptions, FaultTarget, MockFaults, PendingFault } from "./faults/faults.js";
 export type { FaultMatch, FaultMatchValue } from "./faults/match.js";
+export type { FaultNearMiss } from "./faults/near-misses.js";
 export type { Clock } from "./lib/clock.js";
 export { MockStateError } from "./lib/errors.js";
 export type { Seed } from "./lib/random.js";
 export type { Outcome as MockOutcome } from "./mock-api.js";
 export type { MockChange, MockChangeListener, MockChanges } from "./observe/changes.js";
+export type { Har, HarEntry, HarNameValue } from "./observe/har.js";
+export type { NearMiss, NearMissDifference } from "./observe/near-miss.js";
 export type { LoggedRequest, RequestLog } from "./observe/request-log.js";
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, DEFAULT_MAX_TENANTS, DEFAULT_SEED, type MockApiOptions } from "./options.js";
 export { MAX_BODY_BYTES } from "./pipeline/body.js";

@@ -119,6 +119,7 @@ export function createMock(options: MockApiOptions = {}): MockHost {
   const requestLog = createRequestLog(
     { all: () => current().apiKeys.keys(), of: (tenantId) => [...current().apiKeys.keysOf(tenantId), ...startKeys] },
     resolved.retainedRequests,
+    new URL(resolved.baseUrl).origin,
   );
   const changes = createChangeFeed();
   const writes = createWriteCounter();

@@ -25,7 +25,7 @@ export const PROJECTS = {
     "test/verify/prism.test.ts",
   ],
   /** Real Chromium: the MSW worker, the browser recipe, the console, the attacks a web page can try. */
-  browser: ["test/browser/**/*.test.ts", "test/console/{console,state-file}.test.ts", "test/server/security-browser.test.ts"],
+  browser: ["test/browser/**/*.test.ts", "test/console/{console,state-file,near-misses}.test.ts", "test/server/security-browser.test.ts"],
   /**
    * Suites that need many tests of one file at once (see {@link PROJECT_OPTIONS}). Their own
    * project, because Vitest fixes a worker's concurrency limit when the worker starts its first

@@ -8,6 +8,7 @@ import { Page } from "../../src/schemas/index.js";
 import type { MockFaults } from "../faults/faults.js";
 import { compileMatch } from "../faults/match.js";
 import type { MockApi } from "../mock-api.js";
+import { toHar } from "../observe/har.js";
 import { INDEX_ROUTE } from "./index-route.js";
 import { type ControlRoute, missingReference, notFound, Refusal } from "./route.js";
 import {
@@ -18,6 +19,7 @@ import {
   ControlPageVersionProcess,
   ControlProspectLogQuery,
   ControlSubscriptionCreate,
+  HarSchema,
   LoggedRequestSchema,
   listOf,
   PageGroupRecordSchema,
@@ -57,11 +59,12 @@ function armFault(faults: MockFaults, fault: ControlFault): Refusal | undefined 
 
 /** The faults armed for the caller's tenant, as JSON (an unlimited fault has `remaining: null`). */
 function pendingFaults(faults: MockFaults): unknown {
-  const data = faults.pending().map(({ fault, operation, match, remaining }) => ({
+  const data = faults.pending().map(({ fault, operation, match, remaining, nearMisses }) => ({
     fault,
     operation,
     ...(match && { match }),
     remaining: Number.isFinite(remaining) ? remaining : null,
+    ...(nearMisses && { nearMisses }),
   }));
   return { data };
 }
@@ -210,11 +213,21 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: "GET",
     path: "/__mock/requests",
     operationId: "listRecordedRequests",
-    summary: "List the API requests your tenant made since the last reset, oldest first (never a header)",
+    summary: "List the API requests your tenant made since the last reset, oldest first (never a credential header)",
     description:
-      "Your tenant's API requests, oldest first: the latest 10,000, kept apart from every other tenant's, so a busy neighbour never pushes yours out. No header is kept, and a body holding your key or a start key is shown as `[redacted]`. Behind the validating proxy (`--proxy-to`) an entry's `requestId` is the one the target answered with (the proxy's own in `proxyRequestId`), and a body over 64 KiB is kept as its first 64 KiB of text, its full size in `truncated`.",
+      "Your tenant's API requests, oldest first: the latest 10,000, kept apart from every other tenant's, so a busy neighbour never pushes yours out. The `x-api-key`, `authorization`, `proxy-authorization` and `cookie` headers are never kept, and a body, header or query value holding your key or a start key is shown as `[redacted]`. A 404 or 405 one method or one path segment away from an operation's route names it in `nearMiss`. Behind the validating proxy (`--proxy-to`) an entry's `requestId` is the one the target answered with (the proxy's own in `proxyRequestId`), and a body over 64 KiB is kept as its first 64 KiB of text, its full size in `truncated`.",
     response: listOf(LoggedRequestSchema),
     run: ({ requestsOfTenant }) => ({ data: requestsOfTenant() }),
+  },
+  {
+    method: "GET",
+    path: "/__mock/requests.har",
+    operationId: "exportRecordedRequests",
+    summary: "Your tenant's API requests as an HTTP Archive (HAR 1.2), oldest first",
+    description:
+      "The same requests as `GET /__mock/requests`, as an HTTP Archive for browsers' DevTools, proxies or msw's `@mswjs/source` (`fromTraffic`): your tenant's only, with no `x-api-key`, `authorization` or `cookie` header, and a body or value holding your key or a start key shown as `[redacted]`. Response headers are the media type and `x-request-id` (the log keeps no others).",
+    response: HarSchema,
+    run: ({ api, requestsOfTenant }) => toHar(requestsOfTenant(), new URL(api.baseUrl).origin),
   },
   {
     method: "GET",

@@ -9,6 +9,7 @@ import * as z from "zod/mini";
 import { DateTime, JsonObjectSchema, OpaqueId, Page, WebhookEventKind } from "../../src/schemas/index.js";
 import { FaultArmingSchema, FaultOperation, FaultSchema } from "../faults/faults.js";
 import { FaultMatchSchema } from "../faults/match.js";
+import { FaultNearMissSchema } from "../faults/near-misses.js";
 import { LoggedRequestSchema } from "../observe/request-log.js";
 import { FormEventInput, PageGroupInput, PageInput, PageVersionInput, ProcessInput, SubscriptionInput } from "../state/inputs.js";
 import {
@@ -85,6 +86,17 @@ export const PendingFaultSchema = z.object({
   operation: FaultOperation,
   match: z.optional(FaultMatchSchema),
   remaining: z.nullable(z.int()),
+  /** A fault with a match only: the latest requests to its operation that differed in a matched field. */
+  nearMisses: z.optional(z.array(FaultNearMissSchema)),
+});
+
+/** `GET /__mock/requests.har`'s answer: an HTTP Archive 1.2 (its entries as mock/observe/har.ts writes them). */
+export const HarSchema = z.object({
+  log: z.object({
+    version: z.literal("1.2"),
+    creator: z.object({ name: z.string(), version: z.string() }),
+    entries: z.array(z.record(z.string(), z.unknown())),
+  }),
 });
 
 /** `POST /__mock/reset` query: `scope=server` resets the whole mock (every tenant); the default, `tenant`, the caller's. */

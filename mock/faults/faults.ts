@@ -8,6 +8,7 @@ import * as z from "zod/mini";
 import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
 import { toFieldErrors } from "../../src/schemas/index.js";
 import { bodyMatches, type CompiledMatch, compileMatch, type FaultMatch, FaultMatchSchema, paramsMatch } from "./match.js";
+import { type FaultNearMiss, MISSES_KEPT, missesOf } from "./near-misses.js";
 
 /** Which calls a fault applies to: one operation, or `"all"` (every request the mock receives). */
 export type FaultTarget = OperationId | "all";
@@ -78,6 +79,11 @@ export interface PendingFault {
   readonly match?: FaultMatch;
   /** The tenant whose requests it applies to (absent: every request the mock receives). */
   readonly tenantId?: string;
+  /**
+   * A fault with a match only: the latest requests to its operation (at most 5) that differed in
+   * a matched field, each with the field, the value seen and the value wanted. Absent: none yet.
+   */
+  readonly nearMisses?: readonly FaultNearMiss[];
 }
 
 /**
@@ -114,6 +120,8 @@ export interface FaultRequest {
   readonly operation: OperationId | null;
   readonly tenantId: string | null;
   readonly params: Readonly<Record<string, string>>;
+  /** The request's own `x-api-key`: a near miss never shows a value holding it. */
+  readonly secret?: string | null;
 }
 
 /** The fault registry of one mock: `api` for tests, `forTenant` for a tenant's, `take` and `takeByBody` for the pipeline. */
@@ -139,6 +147,8 @@ interface Armed {
   readonly compiled: CompiledMatch;
   readonly tenantId: string | null;
   remaining: number;
+  /** The latest requests that missed its match by a field (`nearMisses` of `pending()`). */
+  misses: FaultNearMiss[];
 }
 
 /** A fault armed: the arming checked by the one schema, then its match by its operation's fields. */
@@ -181,12 +191,13 @@ function armingApi(arm: (arming: Record<string, unknown>) => void, clear: () => 
   };
 }
 
-const listed = ({ fault, operation, match, remaining, tenantId }: Armed): PendingFault => ({
+const listed = ({ fault, operation, match, remaining, tenantId, misses }: Armed): PendingFault => ({
   fault,
   operation,
   remaining,
   ...(match !== null && { match }),
   ...(tenantId !== null && { tenantId }),
+  ...(misses.length > 0 && { nearMisses: [...misses] }),
 });
 
 /** Creates the fault registry of one mock. */
@@ -194,20 +205,39 @@ export function createFaults(): FaultRegistry {
   let armed: Armed[] = [];
   /** How many armed faults read the body: none, and `takeByBody` costs nothing. */
   let byBody = 0;
+  /** How many armed faults carry a match: none, and no request's near misses are looked for. */
+  let matched = 0;
   const remove = (keep: (entry: Armed) => boolean) => {
     armed = armed.filter(keep);
     byBody = armed.filter((entry) => entry.compiled.body.length > 0).length;
+    matched = armed.filter((entry) => entry.match !== null).length;
   };
   const armFor = (tenantId: string | null) => (arming: Record<string, unknown>) => {
     const { fault, operation, times, match, compiled } = check(arming);
-    armed.push({ fault, operation, match, compiled, tenantId, remaining: times });
+    armed.push({ fault, operation, match, compiled, tenantId, remaining: times, misses: [] });
     if (compiled.body.length > 0) byBody += 1;
+    if (match !== null) matched += 1;
   };
   const applies = (entry: Armed, request: FaultRequest, latency: boolean) =>
     (entry.fault.kind === "latency") === latency &&
     (entry.tenantId === null || entry.tenantId === request.tenantId) &&
     (entry.operation === "all" || entry.operation === request.operation) &&
     paramsMatch(entry.compiled, request.params);
+  /**
+   * Notes the near misses of a request: for each fault with a match on its operation and tenant,
+   * the matched fields it differed in: its path parameters before the body is read, its body
+   * fields after (when the parameters fitted).
+   */
+  const note = (request: FaultRequest, body: { value: unknown } | null) => {
+    for (const entry of armed) {
+      if (entry.match === null || entry.operation !== request.operation) continue;
+      if (entry.tenantId !== null && entry.tenantId !== request.tenantId) continue;
+      const misses = missesOf(entry.compiled, request, body);
+      if (misses.length === 0) continue;
+      entry.misses.push(...misses);
+      if (entry.misses.length > MISSES_KEPT) entry.misses.splice(0, entry.misses.length - MISSES_KEPT);
+    }
+  };
   const consume = (request: FaultRequest, latency: boolean, body: { value: unknown } | null): Fault | null => {
     const entry = armed.find(
       (a) =>
@@ -221,6 +251,7 @@ export function createFaults(): FaultRegistry {
   };
   /** The faults newly taken for the slots `taken` left empty. */
   const takeInto = (request: FaultRequest, body: { value: unknown } | null, taken: TakenFaults): TakenFaults => {
+    if (matched > 0) note(request, body);
     const latency = taken.latencyMs === 0 ? consume(request, true, body) : null;
     const fault = taken.fault === null ? consume(request, false, body) : null;
     if (latency === null && fault === null) return NO_FAULTS;

@@ -5,6 +5,10 @@
  * @module
  */
 
+import { OPERATION_TABLE } from "../../src/operation-table.js";
+import { API_KEY_HEADER, REDACTED } from "../../src/redact.js";
+import { describeNearMiss, nearestRoute } from "../observe/near-miss.js";
+
 /** What msw does with a request no handler answered: let it through, warn and let it through, or fail it. */
 export type UnhandledStrategy = "bypass" | "warn" | "error";
 
@@ -52,6 +56,9 @@ export interface UnhandledScope {
 
 const STRATEGIES: readonly string[] = ["bypass", "warn", "error"];
 
+/** The API's routes, for the hint beside msw's message. */
+const ROUTES = /* @__PURE__ */ OPERATION_TABLE.map((row) => ({ method: row.method, path: row.path, operation: row.name }));
+
 /** The URL a frame of msw 3 is for: an HTTP request's, or a WebSocket connection's. */
 function frameUrl(data: unknown): string | undefined {
   const frame = data as { request?: { url?: unknown }; connection?: { client?: { url?: unknown } } } | null;
@@ -64,7 +71,10 @@ function frameUrl(data: unknown): string | undefined {
  * spread it into `server.listen()` or `worker.start()`. A wrong option name is ignored at run time,
  * so a strict suite would silently warn instead (strict TypeScript reports TS2353).
  *
- * With `within`, the strategy applies only under that URL and everything else passes through:
+ * With `within`, the strategy applies only under that URL and everything else passes through,
+ * and a request there that is one method or one path segment away from an operation's route gets
+ * a line beside msw's message naming that route (`[prospectkit] POST /v0/prospect_log matched no
+ * operation of the mock. Did you mean POST /v0/prospect_logs (createProspectLog)? …`):
  * what a browser app needs, since msw 3's service worker also sees the page's own navigation,
  * its assets and the dev server's HMR socket, which `"error"` would fail (a reload then shows
  * msw's error as the page).
@@ -92,18 +102,40 @@ export function unhandledRequests(strategy: UnhandledStrategy, scope: UnhandledS
     const target = new URL(url);
     return target.origin === base.origin && (target.pathname === basePath || target.pathname.startsWith(`${basePath}/`));
   };
+  /** Beside msw's message: the operation route the request most likely meant, when one is a method or a path segment away. */
+  const hint = (request: Request | undefined) => {
+    if (request === undefined) return;
+    const path = new URL(request.url).pathname.slice(basePath.length) || "/";
+    const miss = nearestRoute(ROUTES, request.method, path);
+    if (miss === undefined) return;
+    const key = request.headers.get(API_KEY_HEADER);
+    const shown = key ? path.replaceAll(key, REDACTED) : path;
+    const said = describeNearMiss(miss);
+    (strategy === "warn" ? console.warn : console.error)(
+      `[prospectkit] ${request.method} ${shown} matched no operation of the mock. ${key ? said.replaceAll(key, REDACTED) : said}`,
+    );
+  };
   // msw answers with a thrown Response (msw 2 and 3, Node and browser): `Response.error()` fails the request as a network error does.
   return {
     async onUnhandledFrame({ frame, defaults }) {
       if (!applies(frameUrl(frame.data))) return;
-      if (strategy === "warn") return void (await defaults.warn());
+      const request = (frame.data as { request?: Request }).request;
+      if (strategy === "warn") {
+        await defaults.warn();
+        return hint(request);
+      }
       await defaults.error();
+      hint(request);
       throw Response.error();
     },
     onUnhandledRequest(request, print) {
       if (!applies(request.url)) return;
-      if (strategy === "warn") return print.warning();
+      if (strategy === "warn") {
+        print.warning();
+        return hint(request);
+      }
       print.error();
+      hint(request);
       throw Response.error();
     },
   };

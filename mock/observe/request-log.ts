@@ -3,18 +3,32 @@
  * the tenant that made it. Each tenant's requests are a list of their own, bounded on their own (a
  * mock that runs for days must not grow without end, and a busy neighbour never pushes out your
  * entries); reading one tenant's list costs what its own entries cost, whatever the number of
- * tenants or keys. The API key is never recorded (no headers are), nor the query string (where a
- * key must never be sent).
+ * tenants or keys. The API key is never recorded: not its header, nor the headers that carry
+ * credentials (`authorization`, `cookie`); a header or query value that holds a key is handed out
+ * as `[redacted]`, like a body.
  * @module
  */
 
 import * as z from "zod/mini";
 import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
-import { holdsSecret, REDACTED } from "../../src/redact.js";
+import { API_KEY_HEADER, holdsSecret, REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
+import { type Har, toHar } from "./har.js";
+import type { NearMiss } from "./near-miss.js";
 
-/** One answered request, as JSON: never a header, so never the API key. */
+/** A 404's or 405's near miss as JSON (`NearMiss`, ./near-miss.ts): the route it most likely meant and what differed. */
+const NearMissSchema = z.object({
+  method: z.string(),
+  path: z.string(),
+  operation: z.optional(z.string()),
+  differs: z.union([
+    z.object({ kind: z.literal("method"), sent: z.string(), wanted: z.string() }),
+    z.object({ kind: z.literal("segment"), index: z.int(), sent: z.string(), wanted: z.string() }),
+  ]),
+});
+
+/** One answered request, as JSON: never the API key (nor a credential header). */
 export const LoggedRequestSchema = z.object({
   requestId: z.string(),
   method: z.string(),
@@ -24,6 +38,10 @@ export const LoggedRequestSchema = z.object({
   operation: z.nullable(z.enum(OPERATIONS)),
   /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
   status: z.int(),
+  /** The query parameters, when the URL had any (the last value of a repeated name). */
+  query: z.optional(z.record(z.string(), z.string())),
+  /** The request headers (lower-case names) but `x-api-key`, `authorization`, `proxy-authorization` and `cookie`. */
+  headers: z.optional(z.record(z.string(), z.string())),
   /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
   requestBody: z.optional(z.unknown()),
   /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
@@ -34,6 +52,8 @@ export const LoggedRequestSchema = z.object({
   durationMs: z.number(),
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: z.nullable(OpaqueId),
+  /** A 404 or 405 only: the route the request most likely meant (one method or one path segment away), when one is. */
+  nearMiss: z.optional(NearMissSchema),
   /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract. */
   violations: z.optional(z.array(z.string())),
   /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
@@ -45,8 +65,8 @@ export const LoggedRequestSchema = z.object({
 });
 
 /**
- * One answered request, as `api.requests` and `GET /__mock/requests` list it: never a header, so
- * never the API key. test/sdk/type-names.test.ts proves it equals `LoggedRequestSchema`'s output.
+ * One answered request, as `api.requests` and `GET /__mock/requests` list it: never the API key
+ * (nor a credential header). test/sdk/type-names.test.ts proves it equals `LoggedRequestSchema`'s output.
  */
 export interface LoggedRequest {
   /** The `x-request-id` the client received: the mock's (`req_…`), or a proxied target's own. */
@@ -59,6 +79,13 @@ export interface LoggedRequest {
   operation: OperationId | null;
   /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
   status: number;
+  /** The query parameters, when the URL had any (the last value of a repeated name); a value holding a key is `[redacted]`. */
+  query?: Record<string, string> | undefined;
+  /**
+   * The request headers, lower-case names, but those that carry credentials (`x-api-key`,
+   * `authorization`, `proxy-authorization`, `cookie`); a value holding a key is `[redacted]`.
+   */
+  headers?: Record<string, string> | undefined;
   /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
   requestBody?: unknown;
   /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
@@ -69,6 +96,8 @@ export interface LoggedRequest {
   durationMs: number;
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: string | null;
+  /** A 404 or 405 only: the route the request most likely meant (its method, path template and operation, and the one thing that differed), when one is. */
+  nearMiss?: NearMiss | undefined;
   /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
   violations?: string[] | undefined;
   /** The validating proxy only: who answered, the target or the mock (`--fallback`, when the target did not). */
@@ -131,6 +160,11 @@ export interface RequestLog {
   readonly size: number;
   /** Forgets every logged request. */
   clear(): void;
+  /**
+   * Every logged request as an HTTP Archive (HAR 1.2), oldest first, for DevTools or msw's
+   * `@mswjs/source` (`fromTraffic`): bodies and headers as `list()` hands them out, so no key.
+   */
+  toHAR(): Har;
 }
 
 /**
@@ -140,6 +174,39 @@ export interface RequestLog {
  */
 function bodyHoldsSecret(value: unknown, secrets: readonly string[]): boolean {
   return value !== undefined && holdsSecret(canonicalJson(value), secrets);
+}
+
+/** A record of names and values with every value (or name) that holds a secret replaced by {@link REDACTED}. */
+function redactValues(values: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [holdsSecret(name, secrets) ? REDACTED : name, holdsSecret(value, secrets) ? REDACTED : value]),
+  );
+}
+
+/** The request headers a log entry never keeps: those that carry credentials. */
+export const UNLOGGED_HEADERS: ReadonlySet<string> = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie"]);
+
+/**
+ * The parts of a request's URL and headers a log entry keeps: its query parameters (when any) and
+ * its headers but {@link UNLOGGED_HEADERS} (when any).
+ * @param query - the query string, without `?`
+ * @param headers - the request headers
+ */
+export function loggedQueryAndHeaders(query: string, headers: Headers): Pick<LoggedRequest, "query" | "headers"> {
+  // The request's own key is taken out now: behind the proxy it may be a key the mock does not know (the read-time check would miss it).
+  const key = headers.get(API_KEY_HEADER);
+  const safe = (value: string) => (key && holdsSecret(value, [key]) ? REDACTED : value);
+  const kept: Record<string, string> = {};
+  let any = false;
+  for (const [name, value] of headers) {
+    if (UNLOGGED_HEADERS.has(name)) continue;
+    kept[name] = safe(value);
+    any = true;
+  }
+  return {
+    ...(query !== "" && { query: Object.fromEntries([...new URLSearchParams(query)].map(([name, value]) => [safe(name), safe(value)])) }),
+    ...(any && { headers: kept }),
+  };
 }
 
 /** The secrets a log entry is checked against before it is handed out. */
@@ -209,8 +276,13 @@ const UNOWNED = null;
  * path free of it and a read's cost independent of the other tenants.
  * @param secrets - the keys an entry is checked against
  * @param limit - how many entries to keep per tenant
+ * @param origin - the origin the requests are sent to (the HAR export's URLs)
  */
-export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () => [] }, limit = DEFAULT_RETAINED_REQUESTS): RequestLogCore {
+export function createRequestLog(
+  secrets: LogSecrets = { all: () => [], of: () => [] },
+  limit = DEFAULT_RETAINED_REQUESTS,
+  origin = "http://localhost",
+): RequestLogCore {
   checkRetainedRequests(limit);
   let byTenant = new Map<string | null, Entries>();
   let recorded = 0;
@@ -219,8 +291,16 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
     if (known.length === 0) return entry;
     const request = bodyHoldsSecret(entry.requestBody, known);
     const response = bodyHoldsSecret(entry.responseBody, known);
-    if (!request && !response) return entry;
-    return { ...entry, ...(request && { requestBody: REDACTED }), ...(response && { responseBody: REDACTED }) };
+    const query = bodyHoldsSecret(entry.query, known);
+    const headers = bodyHoldsSecret(entry.headers, known);
+    if (!request && !response && !query && !headers) return entry;
+    return {
+      ...entry,
+      ...(request && { requestBody: REDACTED }),
+      ...(response && { responseBody: REDACTED }),
+      ...(query && { query: redactValues(entry.query!, known) }),
+      ...(headers && { headers: redactValues(entry.headers!, known) }),
+    };
   };
   const known = (keys: Iterable<string>) => [...new Set(keys)].filter((secret) => secret.length > 0);
   /** The kept entries of some tenants, in the order they were recorded. */
@@ -249,6 +329,9 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
       clear() {
         byTenant = new Map();
         latest = undefined;
+      },
+      toHAR() {
+        return toHar(this.list(), origin);
       },
     },
     record(entry) {

@@ -6,6 +6,7 @@
  * @module
  */
 import { NO_FAULTS, type TakenFaults } from "../faults/faults.js";
+import type { NearMiss } from "../observe/near-miss.js";
 import type { LoggedRequest } from "../observe/request-log.js";
 import type { Store } from "../state/store.js";
 import type { TenantData } from "../state/tenant-data.js";
@@ -66,6 +67,8 @@ export class Exchange {
   reply: Reply | null | undefined = undefined;
   /** Headers every answer to it carries (its `x-request-id`, the server's CORS headers); a reply's own win. */
   readonly headers: Record<string, string> = {};
+  /** For an API request that matched no route (404, 405): the route it most likely meant (`near-miss.ts`). */
+  nearMiss: NearMiss | undefined;
   /** What the request log keeps instead of, or beside, what the steps saw (an adapter's fields: the proxy's). */
   logAs: Partial<LoggedRequest> | undefined;
   #caller: AuthResult | undefined;

@@ -5,7 +5,9 @@
  * @module prospectkit/mock/server
  */
 
+export type { SourceFault } from "../testing/source.js";
 export type { AnsweredRequest } from "./answered.js";
+export { type MockServerClient, mockServer } from "./client.js";
 export type { ServerWebhookOptions } from "./delivery.js";
 export type { ProxyOptions, SeenExchange } from "./proxy.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./start.js";

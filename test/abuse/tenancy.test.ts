@@ -225,6 +225,7 @@ const CONTROL_ROWS: readonly ControlRow[] = [
     expect: { like: "missing", status: 200 },
   },
   { operationId: "listRecordedRequests", request: () => ({ method: "GET", path: "/__mock/requests" }), expect: { like: "listing" } },
+  { operationId: "exportRecordedRequests", request: () => ({ method: "GET", path: "/__mock/requests.har" }), expect: { like: "listing" } },
   { operationId: "getTenantState", request: () => ({ method: "GET", path: "/__mock/state" }), expect: { like: "listing" } },
   {
     operationId: "getWebhookSubscriptionSecret",
@@ -337,9 +338,11 @@ describe("every control route: another tenant's data is out of reach", () => {
     }
     if (row.expect.like === "listing") {
       expect(answer.status).toBe(200);
-      // A listing is `{ data }`; the tenant's state (`GET /__mock/state`) lists its prospects and more.
-      expect((answer.body.data ?? answer.body.prospects).length).toBeGreaterThan(0);
+      // A listing is `{ data }`; the tenant's state (`GET /__mock/state`) lists its prospects and more; a HAR its `log.entries`.
+      expect((answer.body.data ?? answer.body.prospects ?? answer.body.log.entries).length).toBeGreaterThan(0);
       expect(JSON.stringify(answer.body)).not.toContain(other.tenantId);
+      // The other tenant's requests carried its email: none of them is listed (a HAR names no tenant).
+      expect(JSON.stringify(answer.body)).not.toContain(other.email);
     }
   });
 });

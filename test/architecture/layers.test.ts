@@ -18,8 +18,8 @@ const LAYERS: readonly (readonly [name: string, members: readonly string[]])[] =
   ["the route table: the API's operations, the control API, the documents", ["mock/mock-api.ts", "mock/operations", "mock/control", "mock/openapi"]],
   ["createMockApi", ["mock/options.ts", "mock/create-mock-api.ts"]],
   [
-    "entries and adapters: MSW, the browser, the console, the Node server",
-    ["mock/core.ts", "mock/index.ts", "mock/msw", "mock/browser", "mock/console", "mock/server"],
+    "entries and adapters: MSW, the browser, the console, the Node server, the test matchers",
+    ["mock/core.ts", "mock/index.ts", "mock/vitest.ts", "mock/msw", "mock/browser", "mock/console", "mock/server", "mock/testing"],
   ],
 ];
 

@@ -120,6 +120,7 @@ export const SOURCES: Record<string, string> = {
   "prospectkit/mock": "mock/index.ts",
   "prospectkit/mock/core": "mock/core.ts",
   "prospectkit/mock/server": "mock/server/index.ts",
+  "prospectkit/mock/vitest": "mock/vitest.ts",
 };
 
 /** The block's code importing the sources instead of the package. */

@@ -62,12 +62,13 @@ beforeAll(async () => {
 }, 300_000); // typedoc takes 20 s on a quiet 2-core machine; beside another CPU-bound file of its project, on a loaded one, over 120 s
 
 describe("the API reference", () => {
-  it("covers the four entry points", () => {
+  it("covers the five entry points", () => {
     expect(modules.map((module) => module.name).sort()).toEqual([
       "prospectkit",
       "prospectkit/mock",
       "prospectkit/mock/core",
       "prospectkit/mock/server",
+      "prospectkit/mock/vitest",
     ]);
   });
 

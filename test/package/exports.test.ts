@@ -91,7 +91,10 @@ const MOCK_CORE = [
 /** prospectkit/mock: everything of prospectkit/mock/core, and what needs msw. */
 const MOCK = [...MOCK_CORE, "createMswHandlers", "unhandledRequests"];
 
-const SERVER = ["StateFileError", "startMockServer"];
+const SERVER = ["StateFileError", "mockServer", "startMockServer"];
+
+/** prospectkit/mock/vitest: the request matchers, for Vitest's and Jest's `expect.extend` (types apart). */
+const VITEST = ["matchers"];
 
 describe("the packed package's public surface", () => {
   let dir: string;
@@ -117,6 +120,7 @@ describe("the packed package's public surface", () => {
     ["prospectkit", SDK],
     ["prospectkit/mock/core", MOCK_CORE],
     ["prospectkit/mock/server", SERVER],
+    ["prospectkit/mock/vitest", VITEST],
   ] as const)("%s exports exactly the pinned names, under import and require", (entry, pinned) => {
     expect(keysOf(entry, "import")).toEqual([...pinned].sort());
     expect(keysOf(entry, "require")).toEqual([...pinned].sort());

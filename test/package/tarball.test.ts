@@ -40,14 +40,35 @@ describe("the packed tarball in an empty project", () => {
     expect(JSON.parse(out)).toEqual(["function", 6, true]);
   });
 
-  const SUBPATHS = ["prospectkit", "prospectkit/mock", "prospectkit/mock/core", "prospectkit/mock/server", "prospectkit/package.json"];
+  const SUBPATHS = [
+    "prospectkit",
+    "prospectkit/mock",
+    "prospectkit/mock/core",
+    "prospectkit/mock/server",
+    "prospectkit/mock/vitest",
+    "prospectkit/package.json",
+  ];
 
   it("resolves every subpath under import and under require", () => {
     const esm = run("resolve.mjs", `console.log(JSON.stringify(${JSON.stringify(SUBPATHS)}.map((s) => import.meta.resolve(s))));`);
     const cjs = run("resolve.cjs", `console.log(JSON.stringify(${JSON.stringify(SUBPATHS)}.map((s) => require.resolve(s))));`);
     const rel = (paths: string) => (JSON.parse(paths) as string[]).map((p) => p.slice(p.lastIndexOf("node_modules/prospectkit/") + 25));
-    expect(rel(esm)).toEqual(["dist/index.js", "dist/mock/index.js", "dist/mock/core.js", "dist/mock/server/index.js", "package.json"]);
-    expect(rel(cjs)).toEqual(["dist/index.cjs", "dist/mock/index.cjs", "dist/mock/core.cjs", "dist/mock/server/index.cjs", "package.json"]);
+    expect(rel(esm)).toEqual([
+      "dist/index.js",
+      "dist/mock/index.js",
+      "dist/mock/core.js",
+      "dist/mock/server/index.js",
+      "dist/mock/vitest.js",
+      "package.json",
+    ]);
+    expect(rel(cjs)).toEqual([
+      "dist/index.cjs",
+      "dist/mock/index.cjs",
+      "dist/mock/core.cjs",
+      "dist/mock/server/index.cjs",
+      "dist/mock/vitest.cjs",
+      "package.json",
+    ]);
   });
 
   it("ships only dist, the guides and the package metadata", () => {

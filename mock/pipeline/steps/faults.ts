@@ -6,6 +6,7 @@
  * latency) or cuts its body in half. A latency fault adds to the request's latency (`latency.ts`).
  * @module
  */
+import { API_KEY_HEADER } from "../../../src/redact.js";
 import { ERROR_CODES } from "../../../src/schemas/index.js";
 import { EXTRA_STATUS_TITLES, PROBLEM_STATUSES } from "../../../src/schemas/problem.js";
 import type { FaultRegistry, FaultRequest, TakenFaults } from "../../faults/faults.js";
@@ -37,6 +38,7 @@ const faultRequest = (x: Exchange): FaultRequest => ({
   operation: x.route?.operation ?? null,
   tenantId: x.tenant?.record.id ?? null,
   params: x.params,
+  secret: x.request.headers.get(API_KEY_HEADER),
 });
 
 async function apply(x: Exchange, taken: TakenFaults, next: Next): Promise<void> {

@@ -1,11 +1,11 @@
 /**
  * The log step: once a request is answered, the request log keeps it (an API request, or one the
- * server's checks refused), as the client saw it: never a header, so never the API key. An
+ * server's checks refused), as the client saw it: never the API key (nor a credential header). An
  * adapter's step may keep more, or something else (`Exchange.logAs`: the proxy's fields).
  * @module
  */
 import { formatTimestamp } from "../../lib/clock.js";
-import type { LoggedRequest } from "../../observe/request-log.js";
+import { type LoggedRequest, loggedQueryAndHeaders } from "../../observe/request-log.js";
 import type { Step } from "../exchange.js";
 
 /**
@@ -23,11 +23,13 @@ export const log =
       path: request.path,
       operation: x.route?.operation ?? null,
       status: reply?.status ?? 0,
+      ...loggedQueryAndHeaders(request.query, request.headers),
       requestBody: x.body,
       responseBody: reply == null ? undefined : (reply.text ?? reply.body),
       receivedAt: formatTimestamp(x.receivedAtMs),
       durationMs: Math.round((performance.now() - x.startedAt) * 100) / 100,
       tenantId: x.area === null ? null : (x.tenant?.record.id ?? null),
+      ...(x.nearMiss !== undefined && { nearMiss: x.nearMiss }),
     };
     record(x.logAs === undefined ? entry : { ...entry, ...x.logAs }, x.wrote);
   };

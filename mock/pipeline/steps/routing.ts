@@ -6,6 +6,8 @@
  * @module
  */
 import { API_PREFIX } from "../../../src/operation-row.js";
+import { API_KEY_HEADER, REDACTED } from "../../../src/redact.js";
+import { describeNearMiss, type NearMiss, nearestRoute } from "../../observe/near-miss.js";
 import type { Next, Step } from "../exchange.js";
 import { problem } from "../reply.js";
 import type { Route, RouteArea } from "../route.js";
@@ -34,6 +36,7 @@ const partOf = (path: string): Part => PARTS.find(([prefix]) => path === prefix 
  */
 export function routing(routes: readonly Route[], parts: Readonly<Record<RouteArea, Next>>): Step {
   const route = createRouter(routes);
+  const operations = routes.filter((entry) => entry.operation !== undefined);
   return (x) => {
     const match = route(x.request.method, x.path, x.request);
     x.match = match;
@@ -44,19 +47,31 @@ export function routing(routes: readonly Route[], parts: Readonly<Record<RouteAr
       const part = partOf(x.path);
       x.area = part.area;
       x.keyed = match.kind === "wrong-method" ? !match.publicOnly : part.keyed;
+      if (x.area === "api") x.nearMiss = nearMissOf(operations, x.request.method, x.path, x.request.headers.get(API_KEY_HEADER));
     }
     x.logged = x.area === "api";
     return parts[x.area](x);
   };
 }
 
-/** The answer to a request that matches no route, once its key was checked: 404, or 405 with `Allow`. */
+/**
+ * The API route a request that matched none most likely meant; the segment it sent is shown as
+ * `[redacted]` when it holds the request's own key (a key pasted into a path is never echoed).
+ */
+function nearMissOf(routes: readonly Route[], method: string, path: string, key: string | null): NearMiss | undefined {
+  const miss = nearestRoute(routes, method, path);
+  if (miss?.differs.kind !== "segment" || !key || !miss.differs.sent.includes(key)) return miss;
+  return { ...miss, differs: { ...miss.differs, sent: REDACTED } };
+}
+
+/** The answer to a request that matches no route, once its key was checked: 404, or 405 with `Allow`; the route it most likely meant, in `detail`. */
 export const noRoute: Step = (x, next) => {
   const { match } = x;
   if (match.kind === "route") return next(x);
-  if (match.kind === "not-found") x.reply = problem(x.requestId, "not_found", partOf(x.path).detail);
+  const near = x.nearMiss === undefined ? "" : ` ${describeNearMiss(x.nearMiss)}`;
+  if (match.kind === "not-found") x.reply = problem(x.requestId, "not_found", `${partOf(x.path).detail}${near}`);
   else {
     const allow = match.allow.join(", ");
-    x.reply = problem(x.requestId, "method_not_allowed", `This path accepts ${allow} only.`, { headers: { allow } });
+    x.reply = problem(x.requestId, "method_not_allowed", `This path accepts ${allow} only.${near}`, { headers: { allow } });
   }
 };

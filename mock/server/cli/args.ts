@@ -84,7 +84,8 @@ Options:
                        request and answer against the API's schemas (violations in the request
                        lines, the console and GET /__mock/requests; docs/contract-check.md)
       --record FILE    with --proxy-to: write the pages, subscriptions and prospects seen as a
-                       fixture file that --data loads (never a key)
+                       fixture file that --data loads (never a key); a FILE ending in .har
+                       gets the exchanges as an HTTP Archive (HAR 1.2) instead
       --fallback       with --proxy-to: answer from the mock when the target does not answer or
                        has no such route (start with --api-key set to the key your app sends)
   -q, --quiet          do not print a line per request or webhook attempt

@@ -14,6 +14,7 @@ import { loadFixtures } from "../../control/fixtures.js";
 import { INBOX_PATH } from "../../control/inbox.js";
 import { type MockState, MockStateError } from "../../core.js";
 import { demoFixtures } from "../demo.js";
+import { createHarRecording, type HarRecording } from "../har-recording.js";
 import { createRecording } from "../recording.js";
 import { type MockServer, startMockServer } from "../start.js";
 import { StateFileError } from "../state-file/error.js";
@@ -65,7 +66,7 @@ function listenError({ code }: NodeJS.ErrnoException, { host, port }: CliOptions
   return code === undefined ? undefined : messages[code];
 }
 
-async function start(options: CliOptions): Promise<MockServer> {
+async function start(options: CliOptions, har: HarRecording | undefined): Promise<MockServer> {
   try {
     return await startMockServer({
       port: options.port,
@@ -83,8 +84,9 @@ async function start(options: CliOptions): Promise<MockServer> {
           target: options.proxyTo,
           fallback: options.fallback,
           // The recording's report: each value left out of the file and each exchange skipped, one line each.
+          // `FILE.har`: the exchanges as an HTTP Archive instead.
           ...(options.recordFile !== undefined && {
-            onExchange: createRecording(options.recordFile, undefined, (line) => write(`Recording ${options.recordFile}: ${line}\n`)).see,
+            onExchange: har?.see ?? createRecording(options.recordFile, undefined, (line) => write(`Recording ${options.recordFile}: ${line}\n`)).see,
           }),
         },
       }),
@@ -125,7 +127,11 @@ async function run(argv: readonly string[], signals: StopSignals): Promise<numbe
       void signals.received.then(() => stop(undefined));
       watchParent(() => stop("the process that started it exited"));
     });
-    const server = await start(options);
+    // `--record FILE.har`: the exchanges as an HTTP Archive; any other name: a fixture document for `--data`.
+    const har =
+      options.recordFile?.endsWith(".har") && options.proxyTo !== undefined ? createHarRecording(options.recordFile, options.proxyTo) : undefined;
+    const server = await start(options, har);
+    har?.attach(server.api);
     const [page] = server.api.state.pages.list();
     const [subscription] = server.api.state.webhookSubscriptions.list();
     write(

@@ -1,7 +1,9 @@
 /** The live request log: newest first, filtered by operation and status, each row expandable to its bodies and field errors. */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
+import { describeNearMiss } from "../../../observe/near-miss.js";
 import type { LoggedRequest } from "../../../observe/request-log.js";
+import { call } from "../api.js";
 import { clock, Json, StatusBadge } from "../parts.js";
 
 declare const __OPERATIONS__: readonly string[];
@@ -30,6 +32,7 @@ function Row({ entry }: { entry: LoggedRequest }) {
         <${StatusBadge} status=${entry.status} />
         <span class="duration">${typeof entry.durationMs === "number" ? `${entry.durationMs.toFixed(1)} ms` : ""}</span>
         <span class="request-id">${entry.requestId}</span>
+        ${entry.nearMiss && html`<span class="marks"><span class="near-miss">${describeNearMiss(entry.nearMiss)}</span></span>`}
         ${
           (entry.answeredBy === "mock" || (entry.violations?.length ?? 0) > 0) &&
           html`<span class="marks">
@@ -65,10 +68,22 @@ function Row({ entry }: { entry: LoggedRequest }) {
   </li>`;
 }
 
+/** Fetches your tenant's requests as HAR 1.2 (`GET /__mock/requests.har`, with the key in its header) and hands the browser a file. */
+async function downloadHar(setError: (message: string) => void): Promise<void> {
+  const answer = await call("GET", "/__mock/requests.har");
+  if (!answer.ok) return setError("The server did not give the HAR file: see the request log.");
+  setError("");
+  const url = URL.createObjectURL(new Blob([JSON.stringify(answer.body, null, 2)], { type: "application/json" }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: "prospectkit-requests.har" });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 export function RequestsView({ requests }: { requests: readonly LoggedRequest[] }) {
   const [operation, setOperation] = useState("all");
   const [status, setStatus] = useState("all");
   const [shown, setShown] = useState(PAGE);
+  const [harError, setHarError] = useState("");
   const matches = STATUS_FILTERS[status] ?? STATUS_FILTERS["all"]!;
   const filtered = requests.filter(
     (entry) => (operation === "all" || (operation === "none" ? entry.operation === null : entry.operation === operation)) && matches(entry.status),
@@ -90,8 +105,10 @@ export function RequestsView({ requests }: { requests: readonly LoggedRequest[] 
             ${Object.keys(STATUS_FILTERS).map((key) => html`<option value=${key}>${key === "all" ? "All statuses" : key}</option>`)}
           </select>
         </label>
+        <button type="button" id="download-har" onClick=${() => downloadHar(setHarError)} title="Your tenant's requests as an HTTP Archive (HAR 1.2), for DevTools or @mswjs/source">Download HAR</button>
       </div>
     </div>
+    ${harError && html`<p class="notice error" role="alert">${harError}</p>`}
     <p class="summary" aria-live="polite">${filtered.length} of ${requests.length} requests${filtered.length > shown ? `, newest ${shown} shown` : ""}</p>
     ${
       requests.length === 0

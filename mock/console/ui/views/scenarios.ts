@@ -121,7 +121,17 @@ export function ScenariosView({ faults }: { faults: readonly PendingFault[] }) {
         ${
           faults.length === 0
             ? html`<p class="empty">None: every call is answered normally.</p>`
-            : html`<ol class="faults" id="armed-faults">${faults.map((entry) => html`<li>${describeFault(entry)}</li>`)}</ol>`
+            : html`<ol class="faults" id="armed-faults">${faults.map(
+                (entry) =>
+                  html`<li>${describeFault(entry)}${
+                    entry.nearMisses?.length
+                      ? html`<ul class="near-misses" aria-label="Requests that missed this fault's match">${entry.nearMisses.map(
+                          (miss) =>
+                            html`<li class="near-miss">Near miss: <code>${miss.field}</code> was <code>${miss.seen === undefined ? "not sent" : JSON.stringify(miss.seen)}</code>, not <code>${JSON.stringify(miss.wanted)}</code></li>`,
+                        )}</ul>`
+                      : ""
+                  }</li>`,
+              )}</ol>`
         }
         <${ActionButton} method="DELETE" path="/__mock/faults" label="Clear all faults" disabled=${faults.length === 0} />
         <h3 class="sub">Reset your tenant</h3>
