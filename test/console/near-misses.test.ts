@@ -12,7 +12,7 @@ import { loadFixtures } from "../../mock/control/fixtures.js";
 import { DEFAULT_API_KEY } from "../../mock/core.js";
 import { demoFixtures } from "../../mock/server/demo.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
-import { launchChromium } from "./browser.ts";
+import { connectChromium } from "../support/chromium.ts";
 
 const IMAGES = resolve(import.meta.dirname, "../../docs/images");
 
@@ -36,7 +36,7 @@ const send = (method: string, path: string, body?: unknown) =>
 
 beforeAll(async () => {
   server = await startMockServer({ port: 0, fixtures: (state, { url }) => loadFixtures(state, demoFixtures(url)) });
-  browser = await launchChromium();
+  browser = await connectChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   await send("POST", "/__mock/faults", { kind: "status", status: 503, operation: "createProspectLog", match: { source: "crm" } });
