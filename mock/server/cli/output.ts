@@ -9,7 +9,6 @@ import { fillPath, type OperationRow } from "../../../src/operation-row.js";
 import { CONSOLE_PATH } from "../../console/handler.js";
 import { CONTROL_PATH_PREFIX } from "../../control/route.js";
 import { CONTROL_ROUTES } from "../../control/routes.js";
-import { OPERATION_DOCS } from "../../openapi/operation-docs.js";
 import { OPENAPI_PATH } from "../../openapi/routes.js";
 import { MOCK_OPERATIONS, type MockOperation } from "../../operations/index.js";
 import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
@@ -128,7 +127,7 @@ export function banner(input: BannerInput): string {
     "",
     // Each operation: its summary (its row's documentation), then a curl with its example.
     ...(input.operations ?? MOCK_OPERATIONS).flatMap(({ row, example }) => [
-      `${OPERATION_DOCS[row.name]?.summary ?? row.name}${example?.note === undefined ? "" : ` (${example.note})`}:`,
+      `${row.docs.summary}${example?.note === undefined ? "" : ` (${example.note})`}:`,
       curl(row.method, url + examplePath(row), header, example?.body),
     ]),
     ...(publishes ? publishStep(url, header, page!.publishedVersionId!) : []),

@@ -126,6 +126,14 @@ export const API_MUTANTS: readonly Mutant[] = [
     ),
   },
   {
+    name: "a page is answered without its published version",
+    rule: "operations.success",
+    make: onAnswer(
+      (request, response) => operationOf(request) === "page" && response.status === 200,
+      async (response) => changed(response, { body: ({ publishedVersion: _dropped, ...rest }: any) => rest }),
+    ),
+  },
+  {
     name: "a text/plain body is read as JSON",
     rule: "body.media-type",
     make: onRequest(
