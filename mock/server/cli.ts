@@ -122,6 +122,7 @@ async function runCli(argv: readonly string[]): Promise<number> {
     const server = await start(options);
     const [page] = server.api.state.pages.list();
     const [subscription] = server.api.state.webhookSubscriptions.list();
+    const [prospect] = server.api.state.prospects.list();
     write(
       banner({
         ...options,
@@ -132,6 +133,7 @@ async function runCli(argv: readonly string[]): Promise<number> {
         ...(options.proxyTo !== undefined && { proxy: { target: options.proxyTo, recordFile: options.recordFile, fallback: options.fallback } }),
         page: page && { pageGroupId: page.pageGroupId, pageId: page.id, publishedVersionId: page.publishedVersionId },
         subscriptionId: subscription?.id,
+        ids: { prospectId: prospect?.id },
         webhooks: {
           deliver: options.webhooks,
           timeScale: options.webhookTimeScale,

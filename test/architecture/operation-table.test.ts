@@ -104,11 +104,12 @@ describe("every consumer is derived from the table", () => {
       developmentKey: false,
       page: { pageGroupId: "id_pageGroupId", pageId: "id_pageId" },
       subscriptionId: "id_subscriptionId",
+      ids: { prospectId: "id_prospectId" },
       quiet: false,
     });
     const curls = [...text.matchAll(/curl -sS (?:-X (\w+) )?'?http:\/\/127\.0\.0\.1:4010(\/v0\/[^\s']+)/g)].map((m) => `${m[1] ?? "GET"} ${m[2]}`);
-    // The demo data's IDs where the banner has them; a placeholder named as in the spec for any other parameter.
-    const known = new Set(["pageGroupId", "pageId", "subscriptionId"]);
+    // The IDs the banner was given; a placeholder named as in the spec for any other parameter.
+    const known = new Set(["pageGroupId", "pageId", "subscriptionId", "prospectId"]);
     const shown = (route: (typeof OPERATION_TABLE)[number]) =>
       fillPath(route, (param) => (known.has(param.key) ? `id_${param.key}` : `<${param.name}>`));
     expect(sorted(curls)).toEqual(sorted(OPERATION_TABLE.map((route) => `${route.method} ${shown(route)}`)));

@@ -27,6 +27,8 @@ export interface BannerInput {
   /** The first page (and its published version, if any) and webhook subscription, if any. */
   readonly page: { readonly pageGroupId: string; readonly pageId: string; readonly publishedVersionId?: string | null } | undefined;
   readonly subscriptionId: string | undefined;
+  /** More IDs the operations' paths may take, by parameter key (`prospectId`): the first of each kind the server holds. */
+  readonly ids?: Readonly<Record<string, string | undefined>>;
   readonly quiet: boolean;
   /** What `--allowed-host` and `--cors-origin` added (none: loopback only). */
   readonly allowedHosts?: readonly string[];
@@ -99,7 +101,7 @@ export function banner(input: BannerInput): string {
       ? ` (and ${input.otherKeys} more)`
       : "";
   // A known ID is filled in URL-encoded; an unknown one is a <placeholder> named as in the spec.
-  const ids: Readonly<Record<string, string | undefined>> = { pageGroupId: page?.pageGroupId, pageId: page?.pageId, subscriptionId };
+  const ids: Readonly<Record<string, string | undefined>> = { ...input.ids, pageGroupId: page?.pageGroupId, pageId: page?.pageId, subscriptionId };
   const examplePath = (row: OperationRow) =>
     fillPath(row, (param) => (ids[param.key] === undefined ? `<${param.name}>` : encodeURIComponent(ids[param.key]!)));
   // With a subscription delivering to the server's own inbox, the steps end on a delivery in it:

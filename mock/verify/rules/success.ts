@@ -1,16 +1,40 @@
 /**
- * The success answer of every operation of the table (spec 4, 7): a valid request, with a valid
- * key, to a resource that exists (its sample's: given as an input, or made first through the API's
- * own operations) answers its row's success status with a body of its result schema.
+ * What every operation of the table answers for a resource that exists (its sample's: given as an
+ * input, or made first through the API's own operations): its row's success status with a body of
+ * its result schema (spec 4, 7), and, for an operation whose path names the resource, a 404 to
+ * another tenant's key, as if it did not exist (docs/behaviour.md "Authentication and tenancy").
  * @module
  */
-import { expectContract, expectStatus } from "../expect.js";
+import { expectContract, expectProblem, expectStatus } from "../expect.js";
 import { OPERATION_SAMPLES } from "../operations/index.js";
 import { type ContractRule, INPUT_OPTIONS, type RuleInput, RuleSkipped, type VerifyContext } from "../rule.js";
+import type { Sample } from "./samples.js";
 
 /** Whether the run was given an input. */
 const given = (context: VerifyContext, input: RuleInput): boolean =>
   input === "otherTenantKey" ? context.otherTenant : context[input] !== undefined;
+
+/**
+ * The path of `sample`'s resource, or why there is none to check: an input not given, or given
+ * wrong (an input problem, in the input's own words).
+ */
+async function existingPath(context: VerifyContext, sample: Sample): Promise<string | RuleSkipped> {
+  const missing = (sample.needs ?? []).filter((input) => !given(context, input));
+  if (missing.length > 0) return new RuleSkipped(`${sample.route.name} needs ${missing.map((input) => INPUT_OPTIONS[input]).join(", ")}`);
+  try {
+    return sample.existing === undefined ? sample.path(context) : await sample.existing(context);
+  } catch (error) {
+    if (error instanceof RuleSkipped) return error;
+    throw error;
+  }
+}
+
+/** Ends a rule that skipped some operations: a wrong input as such (its own words), else naming what was not checked. */
+function reportSkipped(skipped: readonly RuleSkipped[], what: string): void {
+  const wrong = skipped.find((skip) => skip.inputProblem);
+  if (wrong !== undefined) throw wrong;
+  if (skipped.length > 0) throw new RuleSkipped(`the other operations ${what}; not checked: ${skipped.map((skip) => skip.message).join("; ")}`);
+}
 
 /** The rules. */
 export const successRules: readonly ContractRule[] = [
@@ -24,28 +48,38 @@ export const successRules: readonly ContractRule[] = [
     async run(context) {
       const skipped: RuleSkipped[] = [];
       for (const sample of OPERATION_SAMPLES) {
-        const missing = (sample.needs ?? []).filter((input) => !given(context, input));
-        if (missing.length > 0) {
-          skipped.push(new RuleSkipped(`${sample.route.name} needs ${missing.map((input) => INPUT_OPTIONS[input]).join(", ")}`));
-          continue;
-        }
-        let path: string;
-        try {
-          path = sample.existing === undefined ? sample.path(context) : await sample.existing(context);
-        } catch (error) {
-          if (!(error instanceof RuleSkipped)) throw error;
-          skipped.push(error);
+        const path = await existingPath(context, sample);
+        if (path instanceof RuleSkipped) {
+          skipped.push(path);
           continue;
         }
         const exchange = await context.send(sample.route.method, path, sample.body === undefined ? {} : { json: sample.body });
         expectStatus(exchange, sample.route.success);
         expectContract(exchange, sample.route.name);
       }
-      // A wrong input is reported as such (its own words); a missing one names the option that would check its operation.
-      const wrong = skipped.find((skip) => skip.inputProblem);
-      if (wrong !== undefined) throw wrong;
-      if (skipped.length > 0)
-        throw new RuleSkipped(`the other operations answered as their rows say; not checked: ${skipped.map((skip) => skip.message).join("; ")}`);
+      reportSkipped(skipped, "answered as their rows say");
+    },
+  },
+  {
+    id: "operations.other-tenant",
+    operation: null,
+    class: "mock decision",
+    title:
+      "every operation whose path names a resource answers another tenant's key for a resource that exists 404 not_found, as if it did not exist",
+    source: "docs/behaviour.md, Authentication and tenancy",
+    needs: ["otherTenantKey"],
+    async run(context) {
+      const skipped: RuleSkipped[] = [];
+      for (const sample of OPERATION_SAMPLES.filter((entry) => entry.route.params.length > 0)) {
+        const path = await existingPath(context, sample);
+        if (path instanceof RuleSkipped) {
+          skipped.push(path);
+          continue;
+        }
+        const options = { key: "other-tenant" as const, ...(sample.body !== undefined && { json: sample.body }) };
+        expectProblem(await context.send(sample.route.method, path, options), 404, "not_found");
+      }
+      reportSkipped(skipped, "kept their resources from another tenant");
     },
   },
 ];

@@ -134,6 +134,11 @@ export const API_MUTANTS: readonly Mutant[] = [
     ),
   },
   {
+    name: "another tenant's key reads the caller's page",
+    rule: "operations.other-tenant",
+    make: onRequest((request) => operationOf(request) === "page" && request.headers.get("x-api-key") === KEYS.b, asCaller),
+  },
+  {
     name: "a text/plain body is read as JSON",
     rule: "body.media-type",
     make: onRequest(
