@@ -133,7 +133,8 @@ describe("the paths are written once", () => {
     const segments = [...new Set(OPERATION_TABLE.map((route) => route.path.split("/")[2]!))];
     // The control API's paths (`/__mock/...`, `${CONTROL_PATH_PREFIX}/...`) reuse the API's resource names: not API paths.
     // An import of a module named like a resource (`./prospects.js`) is no path: a slash after a dot is not one.
-    const apiPath = new RegExp(`${API_PREFIX}/|(?<!__mock|CONTROL_PATH_PREFIX\\}|[.\\w])/(?:${segments.join("|")})\\b`);
+    // Nor is a JSON pointer to an item of a fixture list (`/prospects/${i}`).
+    const apiPath = new RegExp(`${API_PREFIX}/|(?<!__mock|CONTROL_PATH_PREFIX\\}|[.\\w])/(?:${segments.join("|")})\\b(?!/\\$\\{i\\})`);
     const writers = [...sourceFiles("src"), ...sourceFiles("mock")].filter((file) =>
       apiPath.test(withoutComments(readFileSync(join(ROOT, file), "utf8"))),
     );
