@@ -29,11 +29,3 @@ export const OPERATIONS: readonly OperationId[] = /* @__PURE__ */ OPERATION_TABL
  * per-operation part are. An operation missing, or one the table does not have, fails `tsc`.
  */
 export type PerOperation<T> = { readonly [Name in OperationId]: T };
-
-/**
- * Each row of the table, by name: for code that belongs to one operation (its own contract rules).
- * @internal
- */
-export const ROW: PerOperation<NamedRow> = /* @__PURE__ */ Object.fromEntries(
-  OPERATION_TABLE.map((row) => [row.name, row]),
-) as PerOperation<NamedRow>;

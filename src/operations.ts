@@ -7,12 +7,15 @@
  * else (the client's methods, the mock's routes, the MSW handlers, the OpenAPI operations, the
  * fault targets, the CLI banner's examples, the contract check's generic rules) derives from the
  * rows, the default export: every named export of this module is an operation, its input type or
- * a schema its row names, and each is public (src/index.ts exports them all).
+ * a schema its row names, and each is public (src/index.ts exports them all). A row is written
+ * with literals only (a path as a plain string, not a template of `API_PREFIX`, which a bundler
+ * must keep in case it has side effects), so that a bundle drops every row, and its schemas,
+ * whose function it does not use.
  * @module
  */
 import { json } from "./json-body.js";
 import { operation } from "./operation.js";
-import { API_PREFIX, type OperationRow } from "./operation-row.js";
+import type { OperationRow } from "./operation-row.js";
 import { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "./schemas/index.js";
 import type { AcceptReadonly } from "./schemas/types.js";
 
@@ -23,7 +26,7 @@ export { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubsc
 const createProspectLogRow = {
   name: "createProspectLog",
   method: "POST",
-  path: `${API_PREFIX}/prospect_logs`,
+  path: "/v0/prospect_logs",
   params: [],
   request: /* @__PURE__ */ json(ProspectLogCreate),
   result: ProspectLog,
@@ -81,7 +84,7 @@ export interface GetPageParams {
 const getPageRow = {
   name: "getPage",
   method: "GET",
-  path: `${API_PREFIX}/page_groups/{page_group_id}/pages/{page_id}`,
+  path: "/v0/page_groups/{page_group_id}/pages/{page_id}",
   params: [
     { name: "page_group_id", key: "pageGroupId", description: "The page group's ID." },
     { name: "page_id", key: "pageId", description: "The page's ID." },
@@ -141,7 +144,7 @@ export interface UpdateWebhookSubscriptionParams extends AcceptReadonly<WebhookS
 const updateWebhookSubscriptionRow = {
   name: "updateWebhookSubscription",
   method: "PATCH",
-  path: `${API_PREFIX}/webhook_subscriptions/{subscription_id}`,
+  path: "/v0/webhook_subscriptions/{subscription_id}",
   params: [{ name: "subscription_id", key: "subscriptionId", description: "The webhook subscription's ID." }],
   request: /* @__PURE__ */ json(WebhookSubscriptionUpdate),
   result: WebhookSubscription,

@@ -23,7 +23,7 @@ export const log =
       path: request.path,
       operation: x.route?.operation ?? null,
       status: reply?.status ?? 0,
-      requestBody: x.body,
+      requestBody: x.sent,
       responseBody: reply == null ? undefined : (reply.text ?? reply.body),
       receivedAt: formatTimestamp(x.receivedAtMs),
       durationMs: Math.round((performance.now() - x.startedAt) * 100) / 100,

@@ -6,10 +6,8 @@
  * @module
  */
 
-import { ROW } from "../../../src/operation-table.js";
-
 import type { Exchange, SendOptions, VerifyContext } from "../rule.js";
-import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
+import { ROW, VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
 
 /** A create request: the tagged source and payload, with `fields` added (or replacing them). */
 export const createLog = (context: VerifyContext, fields: Readonly<Record<string, unknown>>, options: SendOptions = {}): Promise<Exchange> =>

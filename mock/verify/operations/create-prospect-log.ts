@@ -1,10 +1,8 @@
 /** Contract rules of `POST /v0/prospect_logs`: its result, default, required fields and field types (spec 2.1, 2.2, 4.1); its field errors (docs/behaviour.md). */
 
-import { ROW } from "../../../src/operation-table.js";
-
 import { expectAccepted, expectContract, expectEqual, expectFieldErrors, expectRefused, expectStatus } from "../expect.js";
 import { type ContractRule, expectThat } from "../rule.js";
-import { pathOf, type SampleInput, VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
+import { pathOf, ROW, type SampleInput, VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
 import { createLog, freshProspectId } from "./create-prospect-log-fresh.js";
 
 /** The sample request of the rules that hold for every operation: an entry tagged as `verify`'s. */

@@ -5,11 +5,10 @@
  * @module
  */
 
-import { ROW } from "../../../src/operation-table.js";
 import { expectContract, expectEqual, expectProblem, expectStatus, isExactTimestamp, withoutRequestId } from "../expect.js";
 import { pagePath, readPage } from "../inputs.js";
 import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
-import { MISSING, pathOf, type SampleInput } from "../rules/samples.js";
+import { MISSING, pathOf, ROW, type SampleInput } from "../rules/samples.js";
 
 /** The sample request of the rules that hold for every operation: the page given (`--page`), else IDs no deployment has. */
 export const sample: SampleInput = {

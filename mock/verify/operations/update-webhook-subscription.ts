@@ -7,12 +7,11 @@
  * @module
  */
 
-import { ROW } from "../../../src/operation-table.js";
 import { WEBHOOK_EVENT_KINDS } from "../../../src/schemas/events.js";
 import { expectContract, expectEqual, expectFieldErrors, expectProblem, expectRefused, expectStatus, withoutRequestId } from "../expect.js";
 import { expectValues, firstRead, givenSubscription, patchSubscription, setKnown, subscriptionPath, VERIFY_EVENTS, VERIFY_URLS } from "../inputs.js";
 import { type ContractRule, type Exchange, expectThat } from "../rule.js";
-import { MISSING, pathOf, type Sample, type SampleInput } from "../rules/samples.js";
+import { MISSING, pathOf, ROW, type Sample, type SampleInput } from "../rules/samples.js";
 
 const operation = "updateWebhookSubscription" as const;
 const source = "docs/behaviour.md, Update webhook subscription";

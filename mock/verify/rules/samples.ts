@@ -6,7 +6,7 @@
  * @module
  */
 import { fillPath, type OperationRow } from "../../../src/operation-row.js";
-import type { NamedRow } from "../../../src/operation-table.js";
+import { type NamedRow, OPERATION_TABLE, type PerOperation } from "../../../src/operation-table.js";
 import { MAX_BODY_BYTES } from "../../../src/schemas/json-limits.js";
 import type { RuleInput, VerifyContext } from "../rule.js";
 
@@ -22,6 +22,11 @@ export const MISSING = {
   pageId: "page_prospectkit_verify_missing",
   subscriptionId: "webhooksubscription_prospectkit_verify_missing",
 } as const;
+
+/** Each row of the table, by name: for the code of one operation's own contract rules. */
+export const ROW: PerOperation<NamedRow> = /* @__PURE__ */ Object.fromEntries(
+  /* @__PURE__ */ OPERATION_TABLE.map((row) => [row.name, row]),
+) as PerOperation<NamedRow>;
 
 /** A path of `route` with each parameter taken from `value` and URL-encoded. */
 export const pathOf = (route: Pick<OperationRow, "path" | "params">, value: (key: string) => string): string =>
