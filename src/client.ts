@@ -6,7 +6,7 @@
 import { type BaseClient, createBaseClient } from "./base-client.js";
 import { type OperationFunction, operation } from "./operation.js";
 import type { OperationRow } from "./operation-row.js";
-import { OPERATION_TABLE, type OperationId } from "./operation-table.js";
+import { OPERATION_TABLE } from "./operation-table.js";
 import type * as exported from "./operations.js";
 import type { ClientOptions, RequestOptions } from "./options.js";
 import type { APIPromise } from "./request.js";
@@ -21,10 +21,15 @@ type MethodOf<F> = F extends OperationFunction<infer Input, infer Result> ? (inp
 type MethodsOf<Table> = { readonly [Name in keyof Table]: MethodOf<Table[Name]> };
 
 /**
- * The standalone function of every row of the table, by name (each with its documentation): a row
- * without an exported function of its name does not compile.
+ * Every operation function of the table, by name (each with its documentation): the module's
+ * exports that are operations (it also exports their input types and the schemas their rows name).
+ * `src/operation-table.ts` fails to compile when one has no row, or a row no function.
  */
-type Operations = { readonly [Name in OperationId]: (typeof exported)[Name] };
+type Operations = {
+  readonly [Name in keyof typeof exported as (typeof exported)[Name] extends OperationFunction<never, unknown>
+    ? Name
+    : never]: (typeof exported)[Name];
+};
 
 /** The client: every operation of the API as a method. Create it with {@link createClient}. */
 export interface ProspectKitClient extends BaseClient, MethodsOf<Operations> {}

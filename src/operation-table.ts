@@ -4,11 +4,23 @@
  * @module
  */
 
+import type { BaseClient } from "./base-client.js";
+import type { ProspectKitClient } from "./client.js";
 import type { OperationRow } from "./operation-row.js";
 import rows from "./operations.js";
 
 /** One of the API's operations, named as the SDK names its functions and the client its methods. */
-export type OperationId = (typeof rows)[number]["name"];
+export type OperationId = Exclude<keyof ProspectKitClient, keyof BaseClient>;
+
+/** Holds only a `true`. */
+type Holds<T extends true> = T;
+/**
+ * Every operation function has its row in the table's default export: one without fails to
+ * compile here (and a row whose name is no function fails at {@link OPERATION_TABLE}: a
+ * {@link NamedRow}'s name is an {@link OperationId}).
+ * @internal
+ */
+export type EveryFunctionHasItsRow = Holds<[Exclude<OperationId, (typeof rows)[number]["name"]>] extends [never] ? true : false>;
 
 /** A row of the table, named. */
 export type NamedRow = OperationRow & { readonly name: OperationId };
