@@ -6,8 +6,8 @@
 import { type BaseClient, createBaseClient } from "./base-client.js";
 import { type OperationFunction, operation } from "./operation.js";
 import type { OperationRow } from "./operation-row.js";
-import { OPERATION_TABLE } from "./operation-table.js";
 import type * as exported from "./operations.js";
+import table from "./operations.js";
 import type { ClientOptions, RequestOptions } from "./options.js";
 import type { APIPromise } from "./request.js";
 
@@ -75,5 +75,5 @@ export type ClientOf<Table> = BaseClient & MethodsOf<Table>;
  * ```
  */
 export function createClient(options?: ClientOptions): ProspectKitClient {
-  return clientWith<MethodsOf<Operations>>(OPERATION_TABLE, options);
+  return clientWith<MethodsOf<Operations>>(table.rows, options);
 }

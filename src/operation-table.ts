@@ -7,7 +7,7 @@
 import type { BaseClient } from "./base-client.js";
 import type { ProspectKitClient } from "./client.js";
 import type { OperationRow } from "./operation-row.js";
-import rows from "./operations.js";
+import table from "./operations.js";
 
 /** One of the API's operations, named as the SDK names its functions and the client its methods. */
 export type OperationId = Exclude<keyof ProspectKitClient, keyof BaseClient>;
@@ -20,7 +20,7 @@ type Holds<T extends true> = T;
  * {@link NamedRow}'s name is an {@link OperationId}).
  * @internal
  */
-export type EveryFunctionHasItsRow = Holds<[Exclude<OperationId, (typeof rows)[number]["name"]>] extends [never] ? true : false>;
+export type EveryFunctionHasItsRow = Holds<[Exclude<OperationId, (typeof table.rows)[number]["name"]>] extends [never] ? true : false>;
 
 /** A row of the table, named. */
 export type NamedRow = OperationRow & { readonly name: OperationId };
@@ -31,7 +31,10 @@ export type NamedRow = OperationRow & { readonly name: OperationId };
  * it (test/architecture/operation-table.test.ts checks each).
  * @internal
  */
-export const OPERATION_TABLE: readonly NamedRow[] = rows;
+export const OPERATION_TABLE: readonly NamedRow[] = table.rows;
+
+/** The schemas the rows name, by the name each is exported under. @internal */
+export const ROW_SCHEMAS: Readonly<Record<string, unknown>> = table.schemas;
 
 /** The API's operations, named as the SDK names its methods. */
 export const OPERATIONS: readonly OperationId[] = /* @__PURE__ */ OPERATION_TABLE.map((row) => row.name);

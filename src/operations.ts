@@ -189,8 +189,12 @@ export const updateWebhookSubscription = /* @__PURE__ */ operation<UpdateWebhook
 );
 
 /**
- * The table: every row above, in the spec's order. The default export, so that `export *` (the
- * SDK entry) leaves it out; `src/client.ts` fails to compile when a row has no function of its
- * name above.
+ * The table: every row above, in the spec's order, and the schemas the rows name by the names
+ * they are exported under above (the OpenAPI document's components). The default export, so that
+ * `export *` (the SDK entry) leaves it out and a bundle that does not build a client drops it;
+ * `src/operation-table.ts` fails to compile when an operation function has no row here.
  */
-export default [createProspectLogRow, getPageRow, updateWebhookSubscriptionRow] as const;
+export default {
+  rows: [createProspectLogRow, getPageRow, updateWebhookSubscriptionRow],
+  schemas: { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate },
+} as const;

@@ -6,8 +6,7 @@
  * @module
  */
 import type { OperationProse, OperationRow } from "../../src/operation-row.js";
-import { OPERATION_TABLE } from "../../src/operation-table.js";
-import * as exported from "../../src/operations.js";
+import { OPERATION_TABLE, ROW_SCHEMAS } from "../../src/operation-table.js";
 
 /** What the OpenAPI document and the banner say about an operation. */
 export interface OperationDocs extends OperationProse {
@@ -18,7 +17,7 @@ export interface OperationDocs extends OperationProse {
 }
 
 /** The name `schema` is exported under beside the rows, if any. */
-const exportedName = (schema: unknown): string | undefined => Object.entries(exported).find(([, value]) => value === schema)?.[0];
+const exportedName = (schema: unknown): string | undefined => Object.entries(ROW_SCHEMAS).find(([, value]) => value === schema)?.[0];
 
 /**
  * An operation's prose and names, from its row.

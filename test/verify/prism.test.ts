@@ -30,6 +30,7 @@ const FAILED = [
   "errors.outside-v0 (mock decision)",
   "errors.wrong-method (mock decision)",
   "errors.head (mock decision)",
+  "operations.success (spec)", // the create's example IDs ("string") break the ID patterns
   "body.media-type (mock decision)",
   "body.content-encoding (mock decision)",
   "body.too-large (mock decision)",
