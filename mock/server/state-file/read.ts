@@ -3,8 +3,10 @@
  * state and the journal after it are both records, replayed from nothing), or the state line and
  * the journal of format 1 (still read; the next compaction writes format 2). Every record is
  * checked with the API's own schemas as it is read; the references between records are checked
- * at the end. Bytes after the last newline are a write the server died in (never acknowledged):
- * they are left out, and the writer cuts them off before it appends. Anything else that is wrong
+ * at the end. Bytes after the last newline of the journal are a write the server died in (never
+ * acknowledged): they are left out, and the writer cuts them off before it appends. A state
+ * written whole that holds fewer records than its header counts (cut at a line or mid-line) is a
+ * copy cut short, never a write the server died in: it is refused. Anything else that is wrong
  * refuses the whole file, naming the line and the JSON Pointer of the field, never its value.
  * @module
  */
@@ -31,8 +33,8 @@ export const FORMAT_LINE = JSON.stringify({ format: FORMAT, version: FORMAT_VERS
 /** Format 1 (still read): the whole state as one JSON line, then a journal. */
 const FORMAT_1_LINE = JSON.stringify({ format: FORMAT, version: 1 });
 
-/** A journal this many times longer than the state it ends in (plus this many lines) is compacted at start. */
-const COMPACT_AT_START = { factor: 2, slack: 10_000 };
+/** A file whose lines after the first outnumber `factor` times the records of the state it ends in, plus `slack`, is compacted at start (docs/server.md says so). */
+export const COMPACT_AT_START = { factor: 2, slack: 10_000 } as const;
 
 /** What a state file holds. */
 export interface StateFileContents {
@@ -112,6 +114,8 @@ export function readStateFile(path: string, target: string, limit = Number.POSIT
     let version: 1 | 2 | undefined;
     let replay: Replay | undefined;
     let changes = 0;
+    /** The header of the state written whole (a compaction's): its line and how many records it counts. */
+    let header: { line: number; records: number } | undefined;
     const read = readAll(path, fd, end, (line, number) => {
       if (number === 1) {
         version = versionOf(path, line);
@@ -129,8 +133,10 @@ export function readStateFile(path: string, target: string, limit = Number.POSIT
       }
       try {
         const record = parseStateRecord(value, COMPILED_CHECKS);
-        if (record.op === "state") expectWholeState(replay, record.records);
-        else applyChange(replay, record);
+        if (record.op === "state") {
+          expectWholeState(replay, record.records);
+          header = { line: number, records: record.records };
+        } else applyChange(replay, record);
       } catch (error) {
         throw new StateFileError(path, `line ${number} is not a valid record: ${invalid(error)}; the file is left as it is`);
       }
@@ -142,6 +148,7 @@ export function readStateFile(path: string, target: string, limit = Number.POSIT
       versionOf(path, "");
     }
     if (replay === undefined) throw new StateFileError(path, "the state line is missing; the file is left as it is");
+    if (header !== undefined && replay.appendLeft > 0) throw cutShort(path, header, replay.appendLeft);
     const state = endReplay(replay);
     const dangling = danglingReference(state);
     if (dangling !== undefined) {
@@ -154,6 +161,19 @@ export function readStateFile(path: string, target: string, limit = Number.POSIT
   } finally {
     stateFs.closeSync(fd);
   }
+}
+
+/**
+ * The refusal of a state written whole that lacks records its header counts: a copy or a backup
+ * cut short (a compaction is renamed into place only once it is whole, so the server never
+ * leaves one). Only a torn line of the journal after it is a write the server died in.
+ */
+function cutShort(path: string, header: { line: number; records: number }, missing: number): StateFileError {
+  const whole = header.records - missing;
+  return new StateFileError(
+    path,
+    `line ${header.line + whole + 1}: the state is cut short: ${whole} of ${header.records} records (counted by its header, line ${header.line}) are whole; the file is left as it is`,
+  );
 }
 
 /** Reads every line, turning a failed read or a line too long for one string into the file's refusal. */
