@@ -3,8 +3,6 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsup";
 import { buildConsoleAssets } from "./mock/server/console-assets.ts";
-import { readOperationDocs } from "./mock/server/read-operation-docs.ts";
-import { importMetaGlob } from "./scripts/import-meta-glob.ts";
 
 /** The CommonJS build loads msw with a catchable `require` (mock/msw/load.cjs.ts); ES modules keep load.ts (top-level await). */
 const mswLoaderPerFormat = {
@@ -56,9 +54,6 @@ function inlineValue(name: string, file: RegExp, value: unknown) {
  */
 const consoleAssetsInline = inlineValue("__PROSPECTKIT_CONSOLE__", /[\\/]mock[\\/]console[\\/]page\.ts$/, consoleAssets);
 
-/** Each operation's prose, from its row's documentation (src/operations.ts), for the mock's documents and banner only. */
-const operationDocsInline = inlineValue("__PROSPECTKIT_OPERATION_DOCS__", /[\\/]mock[\\/]openapi[\\/]operation-docs\.ts$/, readOperationDocs());
-
 /**
  * ofetch as the SDK imports it (`createFetch` and `fetch`), without the rest of the entry of its
  * platform-neutral build: that entry also makes a default instance at load time and reads
@@ -108,9 +103,6 @@ export default defineConfig({
   esbuildPlugins: [
     mswLoaderPerFormat,
     consoleAssetsInline,
-    operationDocsInline,
-    // After the inlining plugins: it loads every other module that expands an import.meta.glob.
-    importMetaGlob,
     {
       name: "ofetch-neutral-core",
       setup(build) {

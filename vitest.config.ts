@@ -1,19 +1,16 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import { buildConsoleAssets } from "./mock/server/console-assets.ts";
-import { readOperationDocs } from "./mock/server/read-operation-docs.ts";
 import { PROJECT_OPTIONS, PROJECTS } from "./test/projects.ts";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
 export default defineConfig({
   // src/version.ts reads package.json's version, as the build writes it in.
-  // The server serves the console's assets as the build inlines them (mock/server/console-assets.ts),
-  // and the mock's documents read each operation's prose from its row (mock/server/read-operation-docs.ts).
+  // The server serves the console's assets as the build inlines them (mock/server/console-assets.ts).
   define: {
     __PROSPECTKIT_VERSION__: JSON.stringify(version),
     __PROSPECTKIT_CONSOLE__: JSON.stringify(buildConsoleAssets()),
-    __PROSPECTKIT_OPERATION_DOCS__: JSON.stringify(readOperationDocs()),
   },
   test: {
     testTimeout: 20_000,

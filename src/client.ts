@@ -1,12 +1,13 @@
 /**
- * The client: every operation of the table as a method, derived from the operations' functions
- * (`src/operations.ts`), each method documented by its row.
+ * The client: every row of the operation table (`src/operations.ts`) as a method, made from the
+ * row, each method documented as the standalone function of its row is.
  * @module
  */
 import { type BaseClient, createBaseClient } from "./base-client.js";
-import type { OperationFunction } from "./operation.js";
+import { type OperationFunction, operation } from "./operation.js";
+import type { OperationRow } from "./operation-row.js";
 import type * as exported from "./operations.js";
-import operations from "./operations.js";
+import table from "./operations.js";
 import type { ClientOptions, RequestOptions } from "./options.js";
 import type { APIPromise } from "./request.js";
 
@@ -22,6 +23,7 @@ type MethodsOf<Table> = { readonly [Name in keyof Table]: MethodOf<Table[Name]> 
 /**
  * Every operation function of the table, by name (each with its documentation): the module's
  * exports that are operations (it also exports their input types and the schemas their rows name).
+ * `src/operation-table.ts` fails to compile when one has no row, or a row no function.
  */
 type Operations = {
   readonly [Name in keyof typeof exported as (typeof exported)[Name] extends OperationFunction<never, unknown>
@@ -33,20 +35,24 @@ type Operations = {
 export interface ProspectKitClient extends BaseClient, MethodsOf<Operations> {}
 
 /**
- * A client with a method for each operation function of `table`: what {@link createClient} makes
- * with every operation of the API, and how a test makes one with operations of its own.
- * @param table - the operation functions, by name
+ * A client with a method for each row of `rows`, made from the row: what {@link createClient}
+ * makes with the table, and how a test makes one with operations of its own (`Methods` says
+ * their types).
+ * @param rows - the operations' rows
  * @param options - as for {@link createClient}
  * @internal
  */
-export function clientWith<Table extends Readonly<Record<string, OperationFunction<never, unknown>>>>(
-  table: Table,
-  options?: ClientOptions,
-): BaseClient & MethodsOf<Table> {
+export function clientWith<Methods>(rows: readonly OperationRow[], options?: ClientOptions): BaseClient & Methods {
   const client = createBaseClient(options) as BaseClient & Record<string, unknown>;
-  for (const [name, run] of Object.entries(table)) client[name] = (input: never, callOptions?: RequestOptions) => run(client, input, callOptions);
-  return client as BaseClient & MethodsOf<Table>;
+  for (const row of rows) {
+    const run = operation(row);
+    client[row.name] = (input: unknown, callOptions?: RequestOptions) => run(client, input, callOptions);
+  }
+  return client as BaseClient & Methods;
 }
+
+/** The methods of a client built from the table and more rows, whose functions are `Table`. @internal */
+export type ClientOf<Table> = BaseClient & MethodsOf<Table>;
 
 /**
  * Creates a client for the API.
@@ -69,7 +75,5 @@ export function clientWith<Table extends Readonly<Record<string, OperationFuncti
  * ```
  */
 export function createClient(options?: ClientOptions): ProspectKitClient {
-  // Typed as every export of the table: an operation missing from its default export does not compile.
-  const table: Operations = operations;
-  return clientWith(table, options);
+  return clientWith<MethodsOf<Operations>>(table.rows, options);
 }

@@ -1,8 +1,8 @@
 /**
  * What one row of the operation table holds: everything about an operation that is not its
  * behaviour (its method, path and parameters, request and result schemas, statuses and retry
- * class), and the helpers every consumer of a row shares. The rows themselves are the
- * operations of `src/operations.ts`.
+ * class, its prose), and the helpers every consumer of a row shares. The rows themselves are
+ * plain data, in `src/operations.ts`.
  * @module
  */
 import type * as z from "zod/mini";
@@ -25,6 +25,23 @@ export interface PathParam {
   readonly name: string;
   /** The input field of the SDK and the key of the mock's decoded params (`pageGroupId`). */
   readonly key: string;
+  /** What it names, as the input field's TSDoc says it: the OpenAPI parameter's description. */
+  readonly description: string;
+}
+
+/**
+ * What the OpenAPI document and the CLI banner say about an operation: the same text as its
+ * standalone function's TSDoc (test/architecture/operation-docs.test.ts holds the two together).
+ */
+export interface OperationProse {
+  /** The TSDoc's first paragraph, without its final period: "Get a page with its published version". */
+  readonly summary: string;
+  /** The rest of the TSDoc's summary section (before the first block tag), as Markdown. */
+  readonly description?: string;
+  /** `@param input`, as a sentence: the request's description. */
+  readonly input: string;
+  /** `@returns`, as a sentence: the success response's description. */
+  readonly result: string;
 }
 
 /**
@@ -66,6 +83,8 @@ export interface OperationRow {
   /** Every error status the operation can answer (never 405, which the router answers for a path's other methods). */
   readonly errors: readonly Exclude<ErrorStatus, 405>[];
   readonly retry: RetryClass;
+  /** Its prose, for the OpenAPI document and the CLI banner. */
+  readonly docs: OperationProse;
 }
 
 /**

@@ -1,11 +1,10 @@
 /**
  * An operation of the API as the SDK offers it: one function made from its row of the operation
  * table, called with a client, the input and per-call options. A client's method is the same
- * function with the client bound. Nothing here is written per operation.
+ * call with the client bound. Nothing here is written per operation.
  * @module
  */
 import { type BaseClient, clientSettings } from "./base-client.js";
-import { ConfigurationError } from "./errors/prospectkit-error.js";
 import type { OperationRow } from "./operation-row.js";
 import type { RequestOptions } from "./options.js";
 import { type APIPromise, call } from "./request.js";
@@ -23,31 +22,14 @@ export type OperationFunction<Input, Result> = (
   options?: RequestOptions,
 ) => APIPromise<Result>;
 
-/** The row of each operation function this module made. */
-const rows = /* @__PURE__ */ new WeakMap<object, OperationRow>();
-
 /**
  * The SDK's operation of a table row: a function that runs the row's request with the settings
  * of the client it is given. A call marked pure at each row, so that a bundle drops the
- * operations (and their schemas) it does not use.
+ * operations (and their rows and schemas) it does not use.
  * @param row - the operation's row
  * @returns the standalone function
  * @internal
  */
 export function operation<Input, Result>(row: OperationRow): OperationFunction<Input, Result> {
-  const run: OperationFunction<Input, Result> = (client, input, options) => call<Result>(clientSettings(client), row, input, options);
-  rows.set(run, row);
-  return run;
-}
-
-/**
- * The row an operation function was made from.
- * @param operation - a function made by {@link operation}
- * @throws {ConfigurationError} for any other value
- * @internal
- */
-export function rowOf(operation: unknown): OperationRow {
-  const row = typeof operation === "function" ? rows.get(operation) : undefined;
-  if (row === undefined) throw new ConfigurationError("not an operation of the table: make one with operation(row)");
-  return row;
+  return (client, input, options) => call<Result>(clientSettings(client), row, input, options);
 }

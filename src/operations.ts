@@ -1,24 +1,46 @@
 /**
- * The operation table: one row per operation of the API, in the spec's order. A row is the
- * operation's standalone function, made from everything about it that is not its behaviour
- * (method, path and parameters, schemas, statuses, retry class); its documentation, written
- * once above it, is the function's and the client method's (through `ProspectKitClient`), and its
- * first paragraph, the rest of its summary, `@param input`, `@returns` and the input fields' own
- * documentation are the OpenAPI document's prose (mock/openapi/prose.ts). Everything else (the
- * client's methods, the mock's routes, the MSW handlers, the OpenAPI operations, the fault
- * targets, the CLI banner's examples, the contract check's generic rules) derives from these rows:
- * every export of this module is an operation, its input type or a schema its row names, and each
- * is public (src/index.ts exports them all).
+ * The operation table: one row per operation of the API, in the spec's order. A row is plain data:
+ * everything about an operation that is not its behaviour (method, path and parameters, schemas,
+ * statuses, retry class) and its prose, the same text as the documentation of the standalone
+ * function made from it (test/architecture/operation-docs.test.ts holds the two together). The
+ * function's documentation is also the client method's (through `ProspectKitClient`). Everything
+ * else (the client's methods, the mock's routes, the MSW handlers, the OpenAPI operations, the
+ * fault targets, the CLI banner's examples, the contract check's generic rules) derives from the
+ * rows, the default export: every named export of this module is an operation, its input type or
+ * a schema its row names, and each is public (src/index.ts exports them all). A row is written
+ * with literals only (a path as a plain string, not a template of `API_PREFIX`, which a bundler
+ * must keep in case it has side effects), so that a bundle drops every row, and its schemas,
+ * whose function it does not use.
  * @module
  */
 import { json } from "./json-body.js";
 import { operation } from "./operation.js";
-import { API_PREFIX } from "./operation-row.js";
+import type { OperationRow } from "./operation-row.js";
 import { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate } from "./schemas/index.js";
 import type { AcceptReadonly } from "./schemas/types.js";
 
 // A row's request and result schemas are public with it (src/index.ts exports this module whole).
 export { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate };
+
+/** The row of {@link createProspectLog}. */
+const createProspectLogRow = {
+  name: "createProspectLog",
+  method: "POST",
+  path: "/v0/prospect_logs",
+  params: [],
+  request: /* @__PURE__ */ json(ProspectLogCreate),
+  result: ProspectLog,
+  success: 201,
+  errors: [400, 401, 409, 413, 415, 422, 429, 500],
+  retry: "idempotency-key",
+  docs: {
+    summary: "Create a prospect log entry",
+    description:
+      "Records an activity against a prospect, creating the prospect first when none matches (`createdProspect`). A repeated `idempotencyKey` with the same body replays the first answer, with `idempotent-replayed: true`.",
+    input: "The activity; `source` and `payload` are required, `type` defaults to `webhook`.",
+    result: "The stored entry.",
+  },
+} as const satisfies OperationRow;
 
 /**
  * Create a prospect log entry.
@@ -48,17 +70,7 @@ export { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubsc
  * ```
  * @function
  */
-export const createProspectLog = /* @__PURE__ */ operation<ProspectLogCreate, ProspectLog>({
-  name: "createProspectLog",
-  method: "POST",
-  path: `${API_PREFIX}/prospect_logs`,
-  params: [],
-  request: /* @__PURE__ */ json(ProspectLogCreate),
-  result: ProspectLog,
-  success: 201,
-  errors: [400, 401, 409, 413, 415, 422, 429, 500],
-  retry: "idempotency-key",
-});
+export const createProspectLog = /* @__PURE__ */ operation<ProspectLogCreate, ProspectLog>(createProspectLogRow);
 
 /** Input of {@link getPage}: the IDs of the page group and of the page in it (spec 4.2). */
 export interface GetPageParams {
@@ -67,6 +79,28 @@ export interface GetPageParams {
   /** The page's ID. */
   pageId: string;
 }
+
+/** The row of {@link getPage}. */
+const getPageRow = {
+  name: "getPage",
+  method: "GET",
+  path: "/v0/page_groups/{page_group_id}/pages/{page_id}",
+  params: [
+    { name: "page_group_id", key: "pageGroupId", description: "The page group's ID." },
+    { name: "page_id", key: "pageId", description: "The page's ID." },
+  ],
+  result: Page,
+  success: 200,
+  errors: [401, 404, 429, 500],
+  retry: "safe",
+  docs: {
+    summary: "Get a page with its published version",
+    description:
+      "Reads one page of a page group with the version currently published: its number, ID and publication time. A page that was never published has all three fields of `publishedVersion` null; a page or page group that does not exist in your tenant is not found (404).",
+    input: "The page group's and the page's IDs.",
+    result: "The page; an unpublished page has a `publishedVersion` of three nulls.",
+  },
+} as const satisfies OperationRow;
 
 /**
  * Get a page with its published version.
@@ -95,19 +129,7 @@ export interface GetPageParams {
  * ```
  * @function
  */
-export const getPage = /* @__PURE__ */ operation<GetPageParams, Page>({
-  name: "getPage",
-  method: "GET",
-  path: `${API_PREFIX}/page_groups/{page_group_id}/pages/{page_id}`,
-  params: [
-    { name: "page_group_id", key: "pageGroupId" },
-    { name: "page_id", key: "pageId" },
-  ],
-  result: Page,
-  success: 200,
-  errors: [401, 404, 429, 500],
-  retry: "safe",
-});
+export const getPage = /* @__PURE__ */ operation<GetPageParams, Page>(getPageRow);
 
 /**
  * Input of {@link updateWebhookSubscription}: the subscription's ID and the changes (spec 4.3).
@@ -117,6 +139,25 @@ export interface UpdateWebhookSubscriptionParams extends AcceptReadonly<WebhookS
   /** The webhook subscription's ID. */
   subscriptionId: string;
 }
+
+/** The row of {@link updateWebhookSubscription}. */
+const updateWebhookSubscriptionRow = {
+  name: "updateWebhookSubscription",
+  method: "PATCH",
+  path: "/v0/webhook_subscriptions/{subscription_id}",
+  params: [{ name: "subscription_id", key: "subscriptionId", description: "The webhook subscription's ID." }],
+  request: /* @__PURE__ */ json(WebhookSubscriptionUpdate),
+  result: WebhookSubscription,
+  success: 200,
+  errors: [400, 401, 404, 413, 415, 429, 500],
+  retry: "idempotent",
+  docs: {
+    summary: "Update a webhook subscription",
+    description: "A partial update of its `url`, `events` or `active` flag: omitted fields keep their value and `{}` changes nothing.",
+    input: "The subscription's ID and the fields to change.",
+    result: "The subscription after the update.",
+  },
+} as const satisfies OperationRow;
 
 /**
  * Update a webhook subscription.
@@ -143,21 +184,17 @@ export interface UpdateWebhookSubscriptionParams extends AcceptReadonly<WebhookS
  * ```
  * @function
  */
-export const updateWebhookSubscription = /* @__PURE__ */ operation<UpdateWebhookSubscriptionParams, WebhookSubscription>({
-  name: "updateWebhookSubscription",
-  method: "PATCH",
-  path: `${API_PREFIX}/webhook_subscriptions/{subscription_id}`,
-  params: [{ name: "subscription_id", key: "subscriptionId" }],
-  request: /* @__PURE__ */ json(WebhookSubscriptionUpdate),
-  result: WebhookSubscription,
-  success: 200,
-  errors: [400, 401, 404, 413, 415, 429, 500],
-  retry: "idempotent",
-});
+export const updateWebhookSubscription = /* @__PURE__ */ operation<UpdateWebhookSubscriptionParams, WebhookSubscription>(
+  updateWebhookSubscriptionRow,
+);
 
 /**
- * Every operation above, by name: what a client makes its methods of and the table its rows of.
- * The default export, so that `export *` (the SDK entry) leaves it out; `src/client.ts` fails to
- * compile when an operation above is missing here.
+ * The table: every row above, in the spec's order, and the schemas the rows name by the names
+ * they are exported under above (the OpenAPI document's components). The default export, so that
+ * `export *` (the SDK entry) leaves it out and a bundle that does not build a client drops it;
+ * `src/operation-table.ts` fails to compile when an operation function has no row here.
  */
-export default { createProspectLog, getPage, updateWebhookSubscription };
+export default {
+  rows: [createProspectLogRow, getPageRow, updateWebhookSubscriptionRow],
+  schemas: { Page, ProspectLog, ProspectLogCreate, WebhookSubscription, WebhookSubscriptionUpdate },
+} as const;

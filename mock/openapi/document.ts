@@ -17,7 +17,7 @@ import { CONTROL_ROUTES } from "../control/routes.js";
 import { NO_BODY } from "../pipeline/body.js";
 import { mayWriteState } from "../pipeline/route.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
-import { OPERATION_DOCS, type OperationDocs } from "./operation-docs.js";
+import { docsOf } from "./operation-docs.js";
 import { errorResponseComponents, errorResponses, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from "./responses.js";
 
 /** The server URL a document names when none is given. */
@@ -75,7 +75,7 @@ type SchemaOrRef = JsonSchema | { $ref: string };
 function apiSchemas(rows: readonly OperationRow[]): Map<string, readonly [z.ZodMiniType, "input" | "output"]> {
   const named = new Map<string, readonly [z.ZodMiniType, "input" | "output"]>();
   for (const row of rows) {
-    const schemas: OperationDocs["schemas"] = OPERATION_DOCS[row.name]?.schemas ?? {};
+    const { schemas } = docsOf(row);
     if (schemas.request !== undefined && row.request !== undefined) named.set(schemas.request, [row.request.schema, "input"]);
     if (schemas.result !== undefined) named.set(schemas.result, [row.result, "output"]);
   }
@@ -103,16 +103,16 @@ const REPLAYED_HEADER_DOC = {
 function apiPaths(rows: readonly OperationRow[], named: ReadonlyMap<string, readonly [z.ZodMiniType, "input" | "output"]>) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const row of rows) {
-    const docs = OPERATION_DOCS[row.name];
+    const docs = docsOf(row);
     (paths[row.path] ??= {})[row.method.toLowerCase()] = {
       operationId: row.name,
       tags: [TAGS.api],
-      summary: docs?.summary ?? row.name,
-      ...(docs?.description !== undefined && { description: docs.description }),
-      ...(row.params.length > 0 && { parameters: row.params.map((param) => pathParameter(param.name, docs?.fields[param.key] ?? "")) }),
-      ...(row.request !== undefined && { requestBody: jsonBody(schemaOf(named, row.request.schema, "input"), docs?.input ?? "") }),
+      summary: docs.summary,
+      ...(docs.description !== undefined && { description: docs.description }),
+      ...(row.params.length > 0 && { parameters: row.params.map((param) => pathParameter(param.name, param.description)) }),
+      ...(row.request !== undefined && { requestBody: jsonBody(schemaOf(named, row.request.schema, "input"), docs.input) }),
       responses: {
-        [String(row.success)]: success(docs?.result ?? "", schemaOf(named, row.result, "output"), {
+        [String(row.success)]: success(docs.result, schemaOf(named, row.result, "output"), {
           ...CORS_HEADERS,
           ...(row.retry === "idempotency-key" && REPLAYED_HEADER_DOC),
         }),

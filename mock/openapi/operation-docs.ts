@@ -1,29 +1,38 @@
 /**
- * The prose of each operation of the table, as its row's documentation in `src/operations.ts`
- * states it (the one place it is written): read from that file when the mock is built
- * (`tsup.config.ts`) or tested (`vitest.config.ts`) by `mock/server/read-operation-docs.ts`, and given to this
- * module as `__PROSPECTKIT_OPERATION_DOCS__`. The OpenAPI document and the CLI banner read it.
+ * What the OpenAPI document says about each operation, all from its row (`src/operations.ts`):
+ * its prose, its path parameters' descriptions, and the names its request and result schemas are
+ * exported under beside it (the document's components). A row outside the table (a test's own)
+ * brings its prose the same way; its schemas, exported nowhere, are written in place.
  * @module
  */
+import type { OperationProse, OperationRow } from "../../src/operation-row.js";
+import { OPERATION_TABLE, ROW_SCHEMAS } from "../../src/operation-table.js";
 
-/** What the OpenAPI document and the banner say about an operation, from its row's documentation. */
-export interface OperationDocs {
-  /** The first paragraph, without its final period: "Get a page with its published version". */
-  readonly summary: string;
-  /** The rest of the summary section (before the first block tag), as Markdown. */
-  readonly description?: string;
-  /** `@param input`, as a sentence: the request body's description. */
-  readonly input?: string;
-  /** `@returns`, as a sentence: the success response's description. */
-  readonly result?: string;
-  /** Each input field's own documentation, by field (what a path parameter's description is). */
+/** What the OpenAPI document and the banner say about an operation. */
+export interface OperationDocs extends OperationProse {
+  /** Each path parameter's description, by input field. */
   readonly fields: Readonly<Record<string, string>>;
-  /** The names the row's request and result schemas are written (and exported) under: the document's components. */
+  /** The names the row's request and result schemas are exported under: the document's components. */
   readonly schemas: { readonly request?: string; readonly result?: string };
 }
 
-declare const __PROSPECTKIT_OPERATION_DOCS__: Readonly<Record<string, OperationDocs>> | undefined;
+/** The name `schema` is exported under beside the rows, if any. */
+const exportedName = (schema: unknown): string | undefined => Object.entries(ROW_SCHEMAS).find(([, value]) => value === schema)?.[0];
 
-/** Each operation's prose, by name (none for an operation the table's file does not hold, such as a test's own). */
-export const OPERATION_DOCS: Readonly<Record<string, OperationDocs>> =
-  typeof __PROSPECTKIT_OPERATION_DOCS__ === "undefined" ? {} : __PROSPECTKIT_OPERATION_DOCS__;
+/**
+ * An operation's prose and names, from its row.
+ * @param row - the row
+ */
+export function docsOf(row: OperationRow): OperationDocs {
+  const [request, result] = [exportedName(row.request?.schema), exportedName(row.result)];
+  return {
+    ...row.docs,
+    fields: Object.fromEntries(row.params.map((param) => [param.key, param.description])),
+    schemas: { ...(request !== undefined && { request }), ...(result !== undefined && { result }) },
+  };
+}
+
+/** Each operation's prose and names, by operation. */
+export const OPERATION_DOCS: Readonly<Record<string, OperationDocs>> = /* @__PURE__ */ Object.fromEntries(
+  OPERATION_TABLE.map((row) => [row.name, docsOf(row)]),
+);

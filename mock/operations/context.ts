@@ -1,9 +1,9 @@
 /**
  * What an API operation gets and gives back: the request routed and authenticated (the caller's
- * tenant scopes every lookup), its JSON body parsed, and a reply. An operation that writes awaits
- * `delay` once the request is in flight (after claiming an idempotency key), then writes. And what
- * an operation's own file (`mock/operations/<name>.ts`) holds besides: the banner's example and
- * what a recording keeps of an answer.
+ * tenant scopes every lookup), its body validated by its row's schema, and a reply. An operation
+ * that writes awaits `delay` once the request is in flight (after claiming an idempotency key),
+ * then writes. And what an operation's behaviour (`mock/operations/index.ts`) holds besides: the
+ * banner's example and what a recording keeps of an answer.
  * @module
  */
 import type { OperationRow } from "../../src/operation-row.js";
@@ -12,7 +12,7 @@ import type { RouteContext } from "../pipeline/route.js";
 import type { Store } from "../state/store.js";
 import type { TenantData } from "../state/tenant-data.js";
 
-/** One authenticated, routed API request: its body is the JSON as received, not yet validated. */
+/** One authenticated, routed API request: its body is the row's request schema's output (validated once, by the body step). */
 export interface OperationContext extends Omit<RouteContext, "tenant" | "request" | "query"> {
   readonly store: Store;
   /** The caller's tenant: every lookup stays inside it. */
@@ -41,13 +41,14 @@ export interface RecordedExchange {
   readonly responseBody: unknown;
 }
 
-/** What an operation's own file exports (`mock/operations/<name>.ts`, named after its row in kebab case). */
+/** An operation's behaviour, its entry in `mock/operations/index.ts`. */
 export interface OperationBehaviour {
   /** The reply to one request. */
   readonly run: Operation;
   /**
    * The start banner's example of the operation: the body its `curl` line sends (for an operation
-   * that takes one) and a note after its summary. The path's parameters are the demo data's IDs.
+   * that takes one) and a note after its summary. The path's parameters are the demo data's IDs
+   * (`mock/server/demo.ts`), each under its parameter's key.
    */
   readonly example?: { readonly body?: object; readonly note?: string };
   /** What a recording (`--record`) keeps of a successful answer; nothing without it. */

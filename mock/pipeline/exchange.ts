@@ -54,9 +54,11 @@ export class Exchange {
   keyed = false;
   /** Whether the request log keeps it: an API request, or one the server's checks refused. */
   logged = false;
-  /** Its query and its body, as its route reads them (`steps/body.ts`). */
+  /** Its query and its body, as its route reads them (`steps/body.ts`): validated by its route's schemas. */
   query: unknown;
   body: unknown;
+  /** Its body as the client sent it (JSON parsed, not validated; or the bytes): what the request log keeps and a fault's match compares. */
+  sent: unknown;
   /** The faults it took before its key was checked (`steps/faults.ts`): those matched on its body fill only what they left empty. */
   faults: TakenFaults = NO_FAULTS;
   /** How long its answer waits (the server's `--latency`, a latency fault), in milliseconds. */

@@ -28,7 +28,7 @@ export interface RouteContext {
   readonly params: Readonly<Record<string, string>>;
   /** The caller's tenant (`null` on a public route called without a known key). */
   readonly tenant: TenantData | null;
-  /** The body: parsed and validated by the route's schema, parsed only (`"json"`), the bytes (`"raw"`), or undefined. */
+  /** The body: parsed and validated by the route's schema, the bytes (`"raw"`), or undefined. */
   readonly body: unknown;
   /** The query, parsed by the route's `query` schema (undefined without one). */
   readonly query: unknown;
@@ -64,11 +64,10 @@ export interface Route {
    */
   readonly session?: true;
   /**
-   * Its body: a schema validates the JSON body (400 listing every failing field); `"json"`
-   * parses it and leaves validation to `run`; `"raw"` hands over the bytes. Without it a route
-   * (other than GET) takes no body: none, an empty one, or `{}`.
+   * Its body: a schema validates the JSON body (400 listing every failing field); `"raw"` hands
+   * over the bytes. Without it a route (other than GET) takes no body: none, an empty one, or `{}`.
    */
-  readonly body?: z.ZodMiniType | "json" | "raw";
+  readonly body?: z.ZodMiniType | "raw";
   /** Its query parameters, validated (400 listing every failing field). */
   readonly query?: z.ZodMiniObject;
   /** Answers only the requests this accepts (the console's root redirect: browser navigations); any other is as if the route were not there. */

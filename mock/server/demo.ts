@@ -1,7 +1,8 @@
 /**
- * The demo data the CLI starts with (unless `--no-demo`): one published page and one webhook
- * subscription pointing at the server's own inbox, with fixed IDs so that every command in the
- * docs works as printed, on every start and after every reset.
+ * The demo data the CLI starts with (unless `--no-demo`): one published page, one webhook
+ * subscription pointing at the server's own inbox and one prospect, with fixed IDs so that every
+ * command in the docs and the banner works as printed, on every start and after every reset: an
+ * operation whose path names a page group, a page, a subscription or a prospect finds one.
  * @module
  */
 import type { FixtureDocument } from "../control/fixtures.js";
@@ -13,6 +14,8 @@ export const DEMO_IDS = {
   page: "page_demo",
   pageVersion: "pageversion_demo_1",
   subscription: "webhooksubscription_demo",
+  /** A prospect ID has the form of spec 2.1: `prospect_` and 26 lower-case letters or digits. */
+  prospect: "prospect_demo0000000000000000000000",
   /** The inbox the demo subscription delivers to: `POST /__mock/inbox/demo`. */
   inbox: "demo",
 } as const;
@@ -33,6 +36,7 @@ export const demoFixtures = (serverUrl: string): FixtureDocument => ({
     },
   ],
   pageVersions: [{ id: DEMO_IDS.pageVersion, pageId: DEMO_IDS.page, computedName: "Pricing plans for teams", publish: true }],
+  prospects: [{ id: DEMO_IDS.prospect, email: "grace@example.com", name: "Grace Hopper" }],
   webhookSubscriptions: [
     {
       id: DEMO_IDS.subscription,

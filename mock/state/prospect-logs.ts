@@ -100,7 +100,20 @@ function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreatePa
 export function claimProspectLog(store: Store, tenant: TenantData, body: unknown): ProspectLogRefusal | ClaimedProspectLog {
   const parsed = ProspectLogCreate.safeParse(body);
   if (!parsed.success) return { kind: "invalid", errors: toFieldErrors(parsed.error.issues, body) };
-  const request = parsed.data;
+  return claimValidLog(store, tenant, parsed.data);
+}
+
+/**
+ * Claims the idempotency key of a create request already validated (the API's body step did),
+ * as {@link claimProspectLog} does.
+ * @param request - the request, parsed by `ProspectLogCreate`
+ * @returns why it is answered without a write, or the claim that writes it
+ */
+export function claimValidLog(
+  store: Store,
+  tenant: TenantData,
+  request: ProspectLogCreateParsed,
+): Exclude<ProspectLogRefusal, { kind: "invalid" }> | ClaimedProspectLog {
   const key = request.idempotencyKey;
   const entry = key === undefined ? null : claimKey(tenant, key, fingerprint(request), store.nowMs());
   if (entry !== null && "kind" in entry) return entry;

@@ -11,15 +11,14 @@ import * as z from "zod/mini";
 import { createMockApi } from "../../mock/index.js";
 import type { MockOperation } from "../../mock/operations/context.js";
 import { MOCK_OPERATIONS } from "../../mock/operations/index.js";
-import { invalidFields } from "../../mock/pipeline/reply.js";
 import { startMockServer } from "../../mock/server/index.js";
 import { timestamp } from "../../mock/state/store.js";
-import { clientWith } from "../../src/client.js";
+import { type ClientOf, clientWith } from "../../src/client.js";
 import { type APIError, BadRequestError } from "../../src/index.js";
-import { operation } from "../../src/operation.js";
+import type { OperationFunction } from "../../src/operation.js";
 import { API_PREFIX, type OperationRow } from "../../src/operation-row.js";
-import operations from "../../src/operations.js";
-import { toFieldErrors } from "../../src/schemas/index.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
+import type * as sdk from "../../src/operations.js";
 import { quietUnhandledFrames } from "../support/unhandled-frames.js";
 
 // The extra operation: its schemas, its row, its behaviour.
@@ -32,23 +31,30 @@ const row: OperationRow = {
   name: "addWidgetNote",
   method: "POST",
   path: `${API_PREFIX}/widgets/{widget_id}/notes`,
-  params: [{ name: "widget_id", key: "widgetId" }],
+  params: [{ name: "widget_id", key: "widgetId", description: "The widget's ID." }],
   request: { schema: WidgetNoteCreate, encode: (_operation, fields) => fields as object },
   result: WidgetNote,
   success: 201,
   errors: [400, 401, 413, 415, 429, 500],
   retry: "idempotent",
+  docs: {
+    summary: "Add a note to a widget",
+    description: "Keeps a line of text against a widget.",
+    input: "The widget's ID and the note's text.",
+    result: "The note as kept.",
+  },
 };
-const addWidgetNote = operation<WidgetNoteCreate & { widgetId: string }, WidgetNote>(row);
+/** The client's methods: the table's and the extra one. */
+type Table = Pick<typeof sdk, "createProspectLog" | "getPage" | "updateWebhookSubscription"> & {
+  addWidgetNote: OperationFunction<WidgetNoteCreate & { widgetId: string }, WidgetNote>;
+};
 
 const extra: MockOperation = {
   row,
   run(context) {
-    const parsed = WidgetNoteCreate.safeParse(context.body);
-    if (!parsed.success) return invalidFields(context.requestId, toFieldErrors(parsed.error.issues, context.body));
     const body = {
       widgetId: context.params["widgetId"],
-      text: parsed.data.text,
+      text: (context.body as WidgetNoteCreate).text,
       notedAt: timestamp(context.store),
       tenant: context.tenant.record.id,
     };
@@ -62,7 +68,7 @@ const NOW = Date.parse("2024-02-29T12:00:00.000Z");
 const mockOptions = { apiKeys: { [KEY]: "tenant_derivation" }, now: () => NOW, operations: [...MOCK_OPERATIONS, extra] };
 /** A client of every operation of the API and the extra one. */
 const clientOf = (baseUrl: string, fetch?: typeof globalThis.fetch) =>
-  clientWith({ ...operations, addWidgetNote }, { apiKey: KEY, baseUrl, maxRetries: 0, ...(fetch && { fetch }) });
+  clientWith<ClientOf<Table>>([...OPERATION_TABLE, row], { apiKey: KEY, baseUrl, maxRetries: 0, ...(fetch && { fetch }) });
 
 /** How a test reaches one way of serving the mock. */
 interface Target {
@@ -116,13 +122,16 @@ describe.each(["api.fetch", "MSW", "server"] as const)("an operation defined onl
     expect(log.createdProspect).toBe(true);
   });
 
-  it("has its input checked by the SDK from the row's request schema (nothing sent), and by the behaviour (400 with field errors)", async () => {
+  it("has its input checked by the SDK from the row's request schema (nothing sent), and by the mock's body step (400 with field errors)", async () => {
     const refused = await targets[name].client.addWidgetNote({ widgetId: "w", text: "" }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ name: "RequestValidationError", operation: "addWidgetNote" });
-    const client = clientWith(
-      { addWidgetNote },
-      { apiKey: KEY, baseUrl: targets[name].baseUrl, fetch: targets[name].fetch, maxRetries: 0, validateRequests: false },
-    );
+    const client = clientWith<ClientOf<Pick<Table, "addWidgetNote">>>([row], {
+      apiKey: KEY,
+      baseUrl: targets[name].baseUrl,
+      fetch: targets[name].fetch,
+      maxRetries: 0,
+      validateRequests: false,
+    });
     const answered = (await client.addWidgetNote({ widgetId: "w", text: "" }).catch((error: unknown) => error)) as APIError;
     expect(answered).toBeInstanceOf(BadRequestError);
     expect(answered.body).toMatchObject({ code: "invalid_request", errors: [{ pointer: "/text", code: "too_short" }] });
@@ -151,7 +160,12 @@ describe.each(["api.fetch", "MSW", "server"] as const)("an operation defined onl
       responses: Record<string, { content?: Record<string, { schema: { properties: Record<string, unknown> } }> }>;
     };
     expect(described.operationId).toBe("addWidgetNote");
+    // Its prose, from its row as the table's own rows have theirs.
+    expect(described).toMatchObject({ summary: "Add a note to a widget", description: "Keeps a line of text against a widget." });
     expect(described.parameters.map((parameter) => `${parameter.in} ${parameter.name}`)).toEqual(["path widget_id"]);
+    expect(described.parameters).toMatchObject([{ description: "The widget's ID." }]);
+    expect(described.requestBody).toMatchObject({ description: "The widget's ID and the note's text." });
+    expect(described.responses["201"]).toMatchObject({ description: "The note as kept." });
     expect(described.requestBody.content["application/json"]?.schema).toMatchObject({
       required: ["text"],
       properties: { text: { type: "string", minLength: 1 } },

@@ -104,11 +104,12 @@ describe("every consumer is derived from the table", () => {
       developmentKey: false,
       page: { pageGroupId: "id_pageGroupId", pageId: "id_pageId" },
       subscriptionId: "id_subscriptionId",
+      ids: { prospectId: "id_prospectId" },
       quiet: false,
     });
     const curls = [...text.matchAll(/curl -sS (?:-X (\w+) )?'?http:\/\/127\.0\.0\.1:4010(\/v0\/[^\s']+)/g)].map((m) => `${m[1] ?? "GET"} ${m[2]}`);
-    // The demo data's IDs where the banner has them; a placeholder named as in the spec for any other parameter.
-    const known = new Set(["pageGroupId", "pageId", "subscriptionId"]);
+    // The IDs the banner was given; a placeholder named as in the spec for any other parameter.
+    const known = new Set(["pageGroupId", "pageId", "subscriptionId", "prospectId"]);
     const shown = (route: (typeof OPERATION_TABLE)[number]) =>
       fillPath(route, (param) => (known.has(param.key) ? `id_${param.key}` : `<${param.name}>`));
     expect(sorted(curls)).toEqual(sorted(OPERATION_TABLE.map((route) => `${route.method} ${shown(route)}`)));
@@ -132,7 +133,8 @@ describe("the paths are written once", () => {
     const segments = [...new Set(OPERATION_TABLE.map((route) => route.path.split("/")[2]!))];
     // The control API's paths (`/__mock/...`, `${CONTROL_PATH_PREFIX}/...`) reuse the API's resource names: not API paths.
     // An import of a module named like a resource (`./prospects.js`) is no path: a slash after a dot is not one.
-    const apiPath = new RegExp(`${API_PREFIX}/|(?<!__mock|CONTROL_PATH_PREFIX\\}|[.\\w])/(?:${segments.join("|")})\\b`);
+    // Nor is a JSON pointer to an item of a fixture list (`/prospects/${i}`).
+    const apiPath = new RegExp(`${API_PREFIX}/|(?<!__mock|CONTROL_PATH_PREFIX\\}|[.\\w])/(?:${segments.join("|")})\\b(?!/\\$\\{i\\})`);
     const writers = [...sourceFiles("src"), ...sourceFiles("mock")].filter((file) =>
       apiPath.test(withoutComments(readFileSync(join(ROOT, file), "utf8"))),
     );
@@ -151,31 +153,19 @@ function spellings(name: string): RegExp {
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
 /**
- * Where an operation may be named: its row (src/operations.ts), its mock behaviour
- * (mock/operations/<name>.ts) and its contract rules with its sample request
- * (mock/verify/operations/<name>.ts, and <name>-<aspect>.ts). Everything else reaches an
- * operation through the table.
+ * Where an operation may be named: its row (src/operations.ts), its behaviour (the map of
+ * mock/operations/index.ts) and its contract check (the map of mock/verify/operations/index.ts,
+ * and the files of its own rules there, mock/verify/operations/<name>.ts and <name>-<aspect>.ts).
+ * Everything else reaches an operation through the table, and a rule about the API as a whole
+ * chooses its vehicle by what the row says.
  */
 function isOwnFile(file: string): boolean {
   const path = file.split("\\").join("/");
   return (
-    path === "src/operations.ts" ||
-    OPERATIONS.some(
-      (name) => path === `mock/operations/${kebab(name)}.ts` || new RegExp(`^mock/verify/operations/${kebab(name)}(?:-[a-z-]+)?\\.ts$`).test(path),
-    )
+    ["src/operations.ts", "mock/operations/index.ts", "mock/verify/operations/index.ts"].includes(path) ||
+    OPERATIONS.some((name) => new RegExp(`^mock/verify/operations/${kebab(name)}(?:-[a-z-]+)?\\.ts$`).test(path))
   );
 }
-
-/**
- * The files of the contract check that use one operation as the vehicle of a rule about the API
- * as a whole (a body limit checked through the create's body, a `--page` read): each says why.
- */
-const VEHICLES: Readonly<Record<string, string>> = {
-  "mock/verify/rules/answers.ts": "the answers' rules write through the create and read a missing page",
-  "mock/verify/rules/auth.ts": "the key's rules send the create (a body the key must precede) and a read",
-  "mock/verify/rules/bodies.ts": "the JSON limits are checked through the create's free-form payload",
-  "mock/verify/rules/routes.ts": "HEAD and the unknown routes are checked beside the page read and the create's path",
-};
 
 /** The files of src/ and mock/ that name an operation outside comments. */
 function namingFiles(): string[] {
@@ -186,11 +176,8 @@ function namingFiles(): string[] {
 }
 
 describe("an operation is named in its own files only", () => {
-  it("outside comments, no file of src/ or mock/ but the row, the operation's behaviour and its behaviour rules names an operation", () => {
-    const others = namingFiles().filter((file) => !isOwnFile(file));
-    expect(others.filter((file) => VEHICLES[file.split("\\").join("/")] === undefined)).toEqual([]);
-    // The list of vehicles holds only files that still name one.
-    expect(Object.keys(VEHICLES).filter((file) => !others.map((other) => other.split("\\").join("/")).includes(file))).toEqual([]);
+  it("outside comments, no file of src/ or mock/ but the row, the operation's behaviour and its contract check names an operation", () => {
+    expect(namingFiles().filter((file) => !isOwnFile(file))).toEqual([]);
   });
 
   it("the check sees a name written anywhere else (a branch on an operation in the recording would fail it)", () => {
@@ -202,7 +189,7 @@ describe("an operation is named in its own files only", () => {
       ),
     ).toEqual([true, true, true]);
     expect(isOwnFile(join("mock", "server", "recording.ts"))).toBe(false);
-    expect(isOwnFile(join("mock", "operations", "get-page.ts"))).toBe(true);
+    expect(isOwnFile(join("mock", "operations", "index.ts"))).toBe(true);
     expect(isOwnFile(join("mock", "verify", "operations", "create-prospect-log-bounds.ts"))).toBe(true);
     expect(isOwnFile(join("mock", "verify", "rules", "get-page.ts"))).toBe(false);
   });

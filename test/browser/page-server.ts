@@ -9,7 +9,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, resolve } from "node:path";
 import * as esbuild from "esbuild";
-import { importMetaGlob } from "../../scripts/import-meta-glob.ts";
 import { BROWSER_CONDITIONS } from "../runtimes/chromium.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -39,8 +38,6 @@ export async function buildPage(dir: string): Promise<void> {
     conditions: BROWSER_CONDITIONS,
     target: "es2022",
     logLevel: "error",
-    // The mock gathers each operation's behaviour with import.meta.glob, expanded as the build does.
-    plugins: [importMetaGlob],
   });
   execFileSync("npx", ["--no-install", "msw", "init", dir, "--no-save"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   if (!existsSync(join(dir, WORKER_FILE))) throw new TypeError(`msw init wrote no ${WORKER_FILE} into ${dir}`);

@@ -7,6 +7,8 @@ import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMockApi, createMswHandlers } from "../../mock/index.js";
+import { fillPath } from "../../src/operation-row.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
 import { quietUnhandledFrames } from "../support/unhandled-frames.js";
 
 const api = createMockApi({ apiKeys: ["pk_msw"], baseUrl: "https://msw.example.test/api/", now: () => Date.parse("2024-02-29T12:00:00.000Z") });
@@ -25,11 +27,22 @@ afterAll(() => server.close());
 
 describe("MSW handlers", () => {
   // Routes with IDs are expressions without groups: msw 2 would decode `:params` and fail on a malformed escape.
-  it("are one per operation plus the /v0 fallbacks for any method, in matching order", () => {
-    expect(api.handlers.map((handler) => `${handler.info.method} ${String(handler.info.path)}`)).toEqual([
-      "POST https://msw.example.test/api/v0/prospect_logs",
-      String.raw`GET /^https:\/\/msw\.example\.test\/api\/v0\/page_groups\/[^/]+\/pages\/[^/]+$/`,
-      String.raw`PATCH /^https:\/\/msw\.example\.test\/api\/v0\/webhook_subscriptions\/[^/]+$/`,
+  it("are one per operation, in the table's order, plus the /v0 fallbacks for any method, in matching order", () => {
+    const base = "https://msw.example.test/api";
+    const perOperation = api.handlers.slice(0, OPERATION_TABLE.length);
+    expect(perOperation.map((handler) => handler.info.method)).toEqual(OPERATION_TABLE.map((row) => row.method));
+    for (const [i, row] of OPERATION_TABLE.entries()) {
+      const { path } = perOperation[i]!.info;
+      if (row.params.length === 0) expect(path).toBe(`${base}${row.path}`);
+      else {
+        // An expression without groups: msw 2 would decode `:params` and fail on a malformed escape.
+        expect(path).toBeInstanceOf(RegExp);
+        expect(String(path)).not.toContain("(");
+        const sample = `${base}${fillPath(row, (param) => `id_${param.key}%ZZ`)}`;
+        expect([(path as RegExp).test(sample), (path as RegExp).test(`${sample}/more`)]).toEqual([true, false]);
+      }
+    }
+    expect(api.handlers.slice(OPERATION_TABLE.length).map((handler) => `${handler.info.method} ${String(handler.info.path)}`)).toEqual([
       "/.+/ https://msw.example.test/api/v0",
       String.raw`/.+/ /^https:\/\/msw\.example\.test\/api\/v0\/.*$/`,
     ]);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { OPERATIONS } from "../../src/operation-table.js";
 import { PROBLEM_CONTENT_TYPE, ProblemDetails } from "../../src/schemas/index.js";
 import { undescribedAnswers, watchControlAnswers } from "./support/control-answers.js";
 
@@ -271,7 +272,7 @@ describe("validation like the API's own", () => {
     [{ kind: "boom" }, 'kind must be one of "status", "latency", "network-error", "malformed-body"'],
     [
       { kind: "status", status: 503, operation: "getPages" },
-      'operation must be one of "all", "createProspectLog", "getPage", "updateWebhookSubscription"',
+      `operation must be one of ${["all", ...OPERATIONS].map((name) => JSON.stringify(name)).join(", ")}`,
     ],
   ])("a fault %j: the detail reads %j", async (json, detail) => {
     const answer = await call("POST", "/__mock/faults", { json });

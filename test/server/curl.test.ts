@@ -10,6 +10,7 @@ import { loadFixtures } from "../../mock/control/fixtures.js";
 import { DEFAULT_API_KEY, MAX_BODY_BYTES } from "../../mock/index.js";
 import { demoFixtures } from "../../mock/server/demo.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
 import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
 
 const run = promisify(execFile);
@@ -111,9 +112,10 @@ describe("every curl the banner prints works as printed", () => {
   afterAll(() => cli.stop());
 
   // Issue 34.3: the steps used to end on an empty inbox (the third deactivated the subscription).
-  it("six commands, run in the order printed and without a pause, each answered 2xx; the last shows (at once, or when run again) the delivery the fourth caused, verified", async () => {
+  it("a command per operation, then a publish, the stored entries and the inbox: run in the order printed and without a pause, each answered 2xx; the last shows (at once, or when run again) the delivery the publish caused, verified", async () => {
     const commands = bannerCurls(cli.stdout());
-    expect(commands).toHaveLength(6);
+    const n = OPERATION_TABLE.length;
+    expect(commands).toHaveLength(n + 3);
     const outputs: unknown[] = [];
     for (const command of commands) {
       const { stdout, stderr } = await run("sh", ["-c", command]);
@@ -122,16 +124,15 @@ describe("every curl the banner prints works as printed", () => {
     }
     // A delivery is asynchronous (milliseconds on an idle machine): on a loaded one the inbox read
     // can come first, so it is run again, as a person would, until the delivery is there (10 s at most).
-    for (const until = Date.now() + 10_000; (outputs[5] as { data: unknown[] }).data.length === 0 && Date.now() < until; ) {
+    for (const until = Date.now() + 10_000; (outputs[n + 2] as { data: unknown[] }).data.length === 0 && Date.now() < until; ) {
       await new Promise((done) => setTimeout(done, 100));
-      outputs[5] = JSON.parse((await run("sh", ["-c", commands[5]!])).stdout);
+      outputs[n + 2] = JSON.parse((await run("sh", ["-c", commands[n + 2]!])).stdout);
     }
-    expect(outputs[0]).toMatchObject({ createdProspect: true, source: "crm", type: "webhook" });
-    expect(outputs[1]).toMatchObject({ pageId: "page_demo", effectiveName: "Pricing", publishedVersion: { versionNumber: 1 } });
-    expect(outputs[2]).toMatchObject({ id: "webhooksubscription_demo", active: true, events: ["page.version.published", "page.version.processed"] });
-    expect(outputs[3]).toMatchObject({ id: "pageversion_demo_1", status: "published" });
-    expect(outputs[4]).toMatchObject({ data: [{ source: "crm", payload: { event: "signed_up", plan: "team" } }] });
-    expect(outputs[5], "the demo inbox: the delivery the publish caused, verified").toMatchObject({
+    // Each operation's answer is its row's result, in the table's order.
+    for (const [i, row] of OPERATION_TABLE.entries()) expect(row.result.safeParse(outputs[i]).success, row.name).toBe(true);
+    expect(outputs[n]).toMatchObject({ id: "pageversion_demo_1", status: "published" });
+    expect(outputs[n + 1]).toMatchObject({ data: [{ source: "crm", payload: { event: "signed_up", plan: "team" } }] });
+    expect(outputs[n + 2], "the demo inbox: the delivery the publish caused, verified").toMatchObject({
       data: [{ event: { type: "page.version.published", data: { versionId: "pageversion_demo_1" } }, verification: { verified: true } }],
     });
     await cli.waitFor("GET /__mock/inbox/demo 200");
@@ -139,9 +140,9 @@ describe("every curl the banner prints works as printed", () => {
       .stdout()
       .match(/ (POST|GET|PATCH) \S+ \d{3} /g)!
       .map((line) => line.trim().split(" ")[2]);
-    // The six commands and the delivery (the inbox read again, if it was, adds its own 200s).
-    expect(statuses.slice(0, 2)).toEqual(["201", "200"]);
-    expect(statuses.length).toBeGreaterThanOrEqual(7);
+    // The commands and the delivery (the inbox read again, if it was, adds its own 200s); each operation answered its success status.
+    expect(statuses.slice(0, OPERATION_TABLE.length)).toEqual(OPERATION_TABLE.map((row) => String(row.success)));
+    expect(statuses.length).toBeGreaterThanOrEqual(OPERATION_TABLE.length + 4);
     expect(statuses.every((status) => status === "200" || status === "201")).toBe(true);
     expect(cli.stdout()).toContain(`x-api-key: ${DEFAULT_API_KEY}`);
   });

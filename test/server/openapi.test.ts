@@ -14,6 +14,8 @@ import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import { fillPath } from "../../src/operation-row.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
 import { ROOT } from "./support/cli-process.js";
 
 const KEY = "key_openapi";
@@ -179,6 +181,8 @@ const CASES: readonly Case[] = [
   ["POST", "/__mock/reset?scope=everything", "/__mock/reset"],
   ["POST", "/__mock/reset", "/__mock/reset"],
   ["GET", "/__mock", "/__mock", undefined, null],
+  // Every operation of the table, whatever it is: its path with IDs no resource has, and an empty body where it takes one.
+  ...OPERATION_TABLE.map((row): Case => [row.method, fillPath(row, (param) => `openapi_${param.key}`), row.path, row.request && {}]),
 ];
 
 /** Makes one call of CASES. */

@@ -3,6 +3,11 @@ import { describe, expect, it } from "vitest";
 import { describeFieldErrors } from "../../mock/server/cli/field-errors.js";
 import { banner, deliveryLine, requestLine, shellQuote } from "../../mock/server/cli/output.js";
 import type { DeliveryAttempt } from "../../mock/webhooks/index.js";
+import { fillPath } from "../../src/operation-row.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
+
+/** An ID for every path parameter of the table (the page's and the subscription's come from their own fields). */
+const IDS = Object.fromEntries(OPERATION_TABLE.flatMap((row) => row.params.map((param) => [param.key, `id_${param.key}`])));
 
 describe("shellQuote", () => {
   it.each([
@@ -102,9 +107,14 @@ describe("banner: steps that work in the order printed (issue 34.3)", () => {
       developmentKey: false,
       page: { pageGroupId: "g", pageId: "p", publishedVersionId },
       subscriptionId: "s",
+      ids: IDS,
       quiet: false,
       webhooks: { deliver, timeScale: 1, inboxUrl: "http://127.0.0.1:1/__mock/inbox/demo" },
     });
+  /** Each operation's step: its row's method and path, with the IDs the banner was given. */
+  const operations = OPERATION_TABLE.map(
+    (row) => `${row.method} ${fillPath(row, (param) => ({ ...IDS, pageGroupId: "g", pageId: "p", subscriptionId: "s" })[param.key]!)}`,
+  );
   /** Each step: its description and the method and path of its curl. */
   const steps = (text: string) =>
     text
@@ -115,38 +125,19 @@ describe("banner: steps that work in the order printed (issue 34.3)", () => {
     [
       "delivering to the inbox, with a published version: the update keeps the subscription active, a publish then the inbox",
       input("pv 1", true),
-      [
-        "POST /v0/prospect_logs",
-        "GET /v0/page_groups/g/pages/p",
-        "PATCH /v0/webhook_subscriptions/s",
-        "POST /__mock/page_versions/pv%201/publish",
-        "GET /__mock/prospect_logs",
-        "GET /__mock/inbox/demo",
-      ],
+      [...operations, "POST /__mock/page_versions/pv%201/publish", "GET /__mock/prospect_logs", "GET /__mock/inbox/demo"],
       /verified \(the publish above added one\):/,
     ],
     [
       "no published version: the inbox line says how to add one",
       input(null, true),
-      [
-        "POST /v0/prospect_logs",
-        "GET /v0/page_groups/g/pages/p",
-        "PATCH /v0/webhook_subscriptions/s",
-        "GET /__mock/prospect_logs",
-        "GET /__mock/inbox/demo",
-      ],
+      [...operations, "GET /__mock/prospect_logs", "GET /__mock/inbox/demo"],
       /verified \(publish a page version to add one\):/,
     ],
     [
       "--no-webhooks: no publish step, the inbox line says none is sent",
       input("pv", false),
-      [
-        "POST /v0/prospect_logs",
-        "GET /v0/page_groups/g/pages/p",
-        "PATCH /v0/webhook_subscriptions/s",
-        "GET /__mock/prospect_logs",
-        "GET /__mock/inbox/demo",
-      ],
+      [...operations, "GET /__mock/prospect_logs", "GET /__mock/inbox/demo"],
       /verified \(none: --no-webhooks sends none\):/,
     ],
   ])("%s", (_, text, expected, inboxLine) => {
@@ -173,7 +164,8 @@ describe("banner: a key read from the environment", () => {
     expect(text).not.toContain("pk_secret_from_env");
     expect(text).toContain("API key       from $PROSPECTKIT_API_KEY (not printed)");
     const curls = text.split("\n").filter((line) => line.startsWith("  curl "));
-    expect(curls).toHaveLength(4);
+    // One per operation, then the stored entries.
+    expect(curls).toHaveLength(OPERATION_TABLE.length + 1);
     for (const line of curls) expect(line).toContain(`-H "x-api-key: $PROSPECTKIT_API_KEY"`);
   });
 });

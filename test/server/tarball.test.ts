@@ -7,6 +7,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
 import { installIntoEmptyProject } from "../package/pack.js";
 import { machineEnv } from "../support/machine-node.js";
 import { bannerCurls, type CliProcess, startCli } from "./support/cli-process.js";
@@ -36,7 +37,8 @@ describe("npx prospectkit-mock from the packed tarball, on the machine's Node", 
   it("prints its banner, and every printed curl works as printed", async () => {
     expect(cli.stdout()).toMatch(/^prospectkit-mock \S+ listening on http:\/\/127\.0\.0\.1:\d+\n/);
     const commands = bannerCurls(cli.stdout());
-    expect(commands).toHaveLength(6);
+    // One per operation, then a publish, the stored entries and the inbox.
+    expect(commands).toHaveLength(OPERATION_TABLE.length + 3);
     for (const command of commands) {
       const { stdout } = await run("sh", ["-c", `${command} -w '\\n%{http_code}'`]);
       const status = Number(stdout.slice(stdout.lastIndexOf("\n") + 1));

@@ -1,10 +1,12 @@
 /**
  * `verify` is safe to point at production: the built CLI, with every input, against a recording
- * deployment. The exact set of (method, path shape, key) it sends is pinned here, and with a valid
- * key it sends only the three operations' method and path, or a method that is safe by definition
+ * deployment. The exact set of (method, path shape, key) it sends is pinned here, derived from the
+ * operation table, and with a valid key it sends only an operation's own method and path, or a method that is safe by definition
  * (RFC 9110, 9.2.1: GET, HEAD, OPTIONS). The budget holds (the restore included), and so does the pace.
  */
 import { describe, expect, it } from "vitest";
+import { READ_SAMPLE, WRITE_SAMPLE } from "../../mock/verify/operations/index.js";
+import { API_PREFIX } from "../../src/operation-row.js";
 import { OPERATION_TABLE } from "../../src/operation-table.js";
 import { startDeployment } from "./support/deployment-server.js";
 import { deploymentMock, KEYS } from "./support/deployments.js";
@@ -52,37 +54,32 @@ async function recordedRun(args: readonly string[] = []) {
   }
 }
 
-const LOGS = "/v0/prospect_logs";
-const PAGE = "/v0/page_groups/{page_group_id}/pages/{page_id}";
-const SUBSCRIPTION = "/v0/webhook_subscriptions/{subscription_id}";
+/** Whether a path is one an operation's route matches. */
+const routed = (path: string) => TEMPLATES.some(({ pattern }) => pattern.test(path));
+const UNKNOWN = "prospectkit_verify_unknown";
+/** The path below an operation's that the unknown-route rule sends: the first whose path with a segment added is no route. */
+const BELOW = OPERATION_TABLE.map((row) => `${row.path}/${UNKNOWN}`).find((path) => !path.includes("{") && !routed(path))!;
+const write = WRITE_SAMPLE.route;
 
-/** Every (key, method, path shape) a whole run sends, sorted. */
+/** Every (key, method, path shape) a whole run sends, sorted: each operation's, then the vehicles' and the unknown routes. */
 const EXPECTED = [
-  `empty POST ${LOGS}`,
-  `invalid GET ${PAGE}`,
-  `invalid PATCH ${SUBSCRIPTION}`,
-  `invalid POST ${LOGS}`,
-  `none DELETE ${LOGS}`,
-  `none DELETE ${PAGE}`,
-  `none DELETE ${SUBSCRIPTION}`,
-  "none GET /prospectkit_verify_unknown",
-  "none GET /v0/prospectkit_verify_unknown",
-  `none GET ${PAGE}`,
-  `none PATCH ${SUBSCRIPTION}`,
-  `none POST ${LOGS}`,
-  `none POST ${LOGS}?{query}`,
-  "valid (caller) GET /v0/prospect_logs/prospectkit_verify_unknown",
-  "valid (caller) GET /v0/prospectkit_verify_unknown",
-  `valid (caller) GET ${PAGE}`,
-  `valid (caller) HEAD ${PAGE}`,
-  `valid (caller) OPTIONS ${LOGS}`,
-  `valid (caller) OPTIONS ${PAGE}`,
-  `valid (caller) OPTIONS ${SUBSCRIPTION}`,
-  `valid (caller) PATCH ${SUBSCRIPTION}`,
-  `valid (caller) POST ${LOGS}`,
-  `valid (other tenant) GET ${PAGE}`,
-  `valid (other tenant) PATCH ${SUBSCRIPTION}`,
-  `valid (other tenant) POST ${LOGS}`,
+  ...OPERATION_TABLE.flatMap(({ method, path, params }) => [
+    // The key's rules (none, unknown), a method the path does not serve, the success answer.
+    `none ${method} ${path}`,
+    `invalid ${method} ${path}`,
+    `none DELETE ${path}`,
+    `valid (caller) OPTIONS ${path}`,
+    `valid (caller) ${method} ${path}`,
+    // Another tenant's key: every operation whose path names a resource (and the write's own tenant rules).
+    ...(params.length > 0 || path === write.path ? [`valid (other tenant) ${method} ${path}`] : []),
+  ]),
+  `empty ${write.method} ${write.path}`,
+  `none ${write.method} ${write.path}?{query}`,
+  `valid (caller) HEAD ${READ_SAMPLE.route.path}`,
+  `none GET /${UNKNOWN}`,
+  `none GET ${API_PREFIX}/${UNKNOWN}`,
+  `valid (caller) GET ${API_PREFIX}/${UNKNOWN}`,
+  `valid (caller) GET ${BELOW}`,
 ];
 
 /** The methods RFC 9110 (9.2.1) defines as safe that fetch can send. */

@@ -67,4 +67,4 @@ export const faults =
 export const bodyFaults =
   (registry: Pick<FaultRegistry, "takeByBody">): Step =>
   (x, next) =>
-    apply(x, registry.takeByBody(faultRequest(x), x.body, x.faults), next);
+    apply(x, registry.takeByBody(faultRequest(x), x.sent, x.faults), next);

@@ -24,7 +24,7 @@ export const log =
       operation: x.route?.operation ?? null,
       status: reply?.status ?? 0,
       ...loggedQueryAndHeaders(request.query, request.headers),
-      requestBody: x.body,
+      requestBody: x.sent,
       responseBody: reply == null ? undefined : (reply.text ?? reply.body),
       receivedAt: formatTimestamp(x.receivedAtMs),
       durationMs: Math.round((performance.now() - x.startedAt) * 100) / 100,

@@ -9,7 +9,6 @@ import { fillPath, type OperationRow } from "../../../src/operation-row.js";
 import { CONSOLE_PATH } from "../../console/handler.js";
 import { CONTROL_PATH_PREFIX } from "../../control/route.js";
 import { CONTROL_ROUTES } from "../../control/routes.js";
-import { OPERATION_DOCS } from "../../openapi/operation-docs.js";
 import { OPENAPI_PATH } from "../../openapi/routes.js";
 import { MOCK_OPERATIONS, type MockOperation } from "../../operations/index.js";
 import type { Delivery, DeliveryAttempt } from "../../webhooks/index.js";
@@ -28,6 +27,8 @@ export interface BannerInput {
   /** The first page (and its published version, if any) and webhook subscription, if any. */
   readonly page: { readonly pageGroupId: string; readonly pageId: string; readonly publishedVersionId?: string | null } | undefined;
   readonly subscriptionId: string | undefined;
+  /** More IDs the operations' paths may take, by parameter key (`prospectId`): the first of each kind the server holds. */
+  readonly ids?: Readonly<Record<string, string | undefined>>;
   readonly quiet: boolean;
   /** What `--allowed-host` and `--cors-origin` added (none: loopback only). */
   readonly allowedHosts?: readonly string[];
@@ -100,7 +101,7 @@ export function banner(input: BannerInput): string {
       ? ` (and ${input.otherKeys} more)`
       : "";
   // A known ID is filled in URL-encoded; an unknown one is a <placeholder> named as in the spec.
-  const ids: Readonly<Record<string, string | undefined>> = { pageGroupId: page?.pageGroupId, pageId: page?.pageId, subscriptionId };
+  const ids: Readonly<Record<string, string | undefined>> = { ...input.ids, pageGroupId: page?.pageGroupId, pageId: page?.pageId, subscriptionId };
   const examplePath = (row: OperationRow) =>
     fillPath(row, (param) => (ids[param.key] === undefined ? `<${param.name}>` : encodeURIComponent(ids[param.key]!)));
   // With a subscription delivering to the server's own inbox, the steps end on a delivery in it:
@@ -128,7 +129,7 @@ export function banner(input: BannerInput): string {
     "",
     // Each operation: its summary (its row's documentation), then a curl with its example.
     ...(input.operations ?? MOCK_OPERATIONS).flatMap(({ row, example }) => [
-      `${OPERATION_DOCS[row.name]?.summary ?? row.name}${example?.note === undefined ? "" : ` (${example.note})`}:`,
+      `${row.docs.summary}${example?.note === undefined ? "" : ` (${example.note})`}:`,
       curl(row.method, url + examplePath(row), header, example?.body),
     ]),
     ...(publishes ? publishStep(url, header, page!.publishedVersionId!) : []),

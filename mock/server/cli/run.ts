@@ -134,6 +134,7 @@ async function run(argv: readonly string[], signals: StopSignals): Promise<numbe
     har?.attach(server.api);
     const [page] = server.api.state.pages.list();
     const [subscription] = server.api.state.webhookSubscriptions.list();
+    const [prospect] = server.api.state.prospects.list();
     write(
       banner({
         ...options,
@@ -144,6 +145,7 @@ async function run(argv: readonly string[], signals: StopSignals): Promise<numbe
         ...(options.proxyTo !== undefined && { proxy: { target: options.proxyTo, recordFile: options.recordFile, fallback: options.fallback } }),
         page: page && { pageGroupId: page.pageGroupId, pageId: page.id, publishedVersionId: page.publishedVersionId },
         subscriptionId: subscription?.id,
+        ids: { prospectId: prospect?.id },
         webhooks: {
           deliver: options.webhooks,
           timeScale: options.webhookTimeScale,

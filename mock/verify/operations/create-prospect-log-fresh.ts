@@ -6,17 +6,12 @@
  * @module
  */
 
-import { rowOf } from "../../../src/operation.js";
-import { createProspectLog } from "../../../src/operations.js";
-
-const createProspectLogRoute = rowOf(createProspectLog);
-
 import type { Exchange, SendOptions, VerifyContext } from "../rule.js";
-import { VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
+import { ROW, VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
 
 /** A create request: the tagged source and payload, with `fields` added (or replacing them). */
 export const createLog = (context: VerifyContext, fields: Readonly<Record<string, unknown>>, options: SendOptions = {}): Promise<Exchange> =>
-  context.send("POST", createProspectLogRoute.path, { ...options, json: { source: VERIFY_SOURCE, payload: VERIFY_PAYLOAD, ...fields } });
+  context.send("POST", ROW.createProspectLog.path, { ...options, json: { source: VERIFY_SOURCE, payload: VERIFY_PAYLOAD, ...fields } });
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 

@@ -1,20 +1,16 @@
 /** Contract rules of `POST /v0/prospect_logs`: its result, default, required fields and field types (spec 2.1, 2.2, 4.1); its field errors (docs/behaviour.md). */
 
-import { rowOf } from "../../../src/operation.js";
-import { createProspectLog } from "../../../src/operations.js";
-
-const createProspectLogRoute = rowOf(createProspectLog);
-
 import { expectAccepted, expectContract, expectEqual, expectFieldErrors, expectRefused, expectStatus } from "../expect.js";
 import { type ContractRule, expectThat } from "../rule.js";
-import { pathOf, type SampleInput, VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
+import { pathOf, ROW, type SampleInput, VERIFY_PAYLOAD, VERIFY_SOURCE } from "../rules/samples.js";
 import { createLog, freshProspectId } from "./create-prospect-log-fresh.js";
 
 /** The sample request of the rules that hold for every operation: an entry tagged as `verify`'s. */
 export const sample: SampleInput = {
-  path: () => pathOf(createProspectLogRoute, () => ""),
-  missingPath: () => pathOf(createProspectLogRoute, () => ""),
+  path: () => pathOf(ROW.createProspectLog, () => ""),
+  missingPath: () => pathOf(ROW.createProspectLog, () => ""),
   body: { source: VERIFY_SOURCE, payload: VERIFY_PAYLOAD },
+  openField: "/payload",
 };
 
 const operation = "createProspectLog" as const;
@@ -70,8 +66,8 @@ export const rules: readonly ContractRule[] = [
     title: "source and payload are required: an entry without either is refused",
     source: "spec 2.1, 4.1",
     async run(context) {
-      expectRefused(await context.send("POST", createProspectLogRoute.path, { json: { payload: VERIFY_PAYLOAD } }));
-      expectRefused(await context.send("POST", createProspectLogRoute.path, { json: { source: VERIFY_SOURCE } }));
+      expectRefused(await context.send("POST", ROW.createProspectLog.path, { json: { payload: VERIFY_PAYLOAD } }));
+      expectRefused(await context.send("POST", ROW.createProspectLog.path, { json: { source: VERIFY_SOURCE } }));
     },
   },
   {
@@ -83,7 +79,7 @@ export const rules: readonly ContractRule[] = [
     source: "docs/behaviour.md, Field rules the spec leaves open",
     async run(context) {
       const raw = `{"source":"${VERIFY_SOURCE}","payload":{"check":"prospectkit-verify","__proto__":{"a":[1,-2.5e-3,true,null,"é😀"]},"constructor":{},"":{"nested":[{"x":{}}]}}}`;
-      expectAccepted(await context.send("POST", createProspectLogRoute.path, { raw }), 201);
+      expectAccepted(await context.send("POST", ROW.createProspectLog.path, { raw }), 201);
     },
   },
   {

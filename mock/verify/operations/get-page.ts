@@ -5,18 +5,19 @@
  * @module
  */
 
-import { rowOf } from "../../../src/operation.js";
-import { getPage } from "../../../src/operations.js";
 import { expectContract, expectEqual, expectProblem, expectStatus, isExactTimestamp, withoutRequestId } from "../expect.js";
 import { pagePath, readPage } from "../inputs.js";
 import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
-import { MISSING, pathOf, type SampleInput } from "../rules/samples.js";
+import { MISSING, pathOf, ROW, type SampleInput } from "../rules/samples.js";
 
 /** The sample request of the rules that hold for every operation: the page given (`--page`), else IDs no deployment has. */
 export const sample: SampleInput = {
-  path: (context) => pathOf(rowOf(getPage), (key) => (context.page as Record<string, string> | undefined)?.[key] ?? MISSING[key as "pageId"]),
+  path: (context) => pathOf(ROW.getPage, (key) => (context.page as Record<string, string> | undefined)?.[key] ?? MISSING[key as "pageId"]),
   missingPath: (context) =>
-    pathOf(rowOf(getPage), (key) => (key === "pageGroupId" ? (context.page?.pageGroupId ?? MISSING.pageGroupId) : MISSING.pageId)),
+    pathOf(ROW.getPage, (key) => (key === "pageGroupId" ? (context.page?.pageGroupId ?? MISSING.pageGroupId) : MISSING.pageId)),
+  needs: ["page"],
+  // The page given, read once per run (a 404 is an input problem).
+  existing: async (context) => (await readPage(context), pagePath(context.page!.pageGroupId, context.page!.pageId)),
 };
 
 const operation = "getPage" as const;

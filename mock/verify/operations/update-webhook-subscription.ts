@@ -7,24 +7,25 @@
  * @module
  */
 
-import { rowOf } from "../../../src/operation.js";
-import { updateWebhookSubscription } from "../../../src/operations.js";
 import { WEBHOOK_EVENT_KINDS } from "../../../src/schemas/events.js";
 import { expectContract, expectEqual, expectFieldErrors, expectProblem, expectRefused, expectStatus, withoutRequestId } from "../expect.js";
-import { expectValues, firstRead, patchSubscription, setKnown, VERIFY_EVENTS, VERIFY_URLS } from "../inputs.js";
+import { expectValues, firstRead, givenSubscription, patchSubscription, setKnown, subscriptionPath, VERIFY_EVENTS, VERIFY_URLS } from "../inputs.js";
 import { type ContractRule, type Exchange, expectThat } from "../rule.js";
-import { MISSING, pathOf, type Sample, type SampleInput } from "../rules/samples.js";
+import { MISSING, pathOf, ROW, type Sample, type SampleInput } from "../rules/samples.js";
 
 const operation = "updateWebhookSubscription" as const;
 const source = "docs/behaviour.md, Update webhook subscription";
 /** The sample request of the rules that hold for every operation: the subscription given (`--subscription`), else one no deployment has; an empty update. */
 export const sample: SampleInput = {
-  path: (context) => pathOf(rowOf(updateWebhookSubscription), () => context.subscription ?? MISSING.subscriptionId),
-  missingPath: () => pathOf(rowOf(updateWebhookSubscription), () => MISSING.subscriptionId),
+  path: (context) => pathOf(ROW.updateWebhookSubscription, () => context.subscription ?? MISSING.subscriptionId),
+  missingPath: () => pathOf(ROW.updateWebhookSubscription, () => MISSING.subscriptionId),
   body: {},
+  needs: ["subscription"],
+  // The subscription given, read first (a 404 is an input problem).
+  existing: async (context) => (await givenSubscription(context), subscriptionPath(context.subscription!)),
 };
 /** The operation's sample with its row. */
-export const update: Sample = { route: rowOf(updateWebhookSubscription), ...sample };
+export const update: Sample = { route: ROW.updateWebhookSubscription, ...sample };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The answer is a WebhookSubscription of spec 2.4 for the subscription asked, its events from the closed list (spec 6). */

@@ -6,26 +6,24 @@
  * @module
  */
 import { REQUEST_ID_HEADER } from "../../../src/headers.js";
-import { rowOf } from "../../../src/operation.js";
-import { createProspectLog } from "../../../src/operations.js";
-
-const createProspectLogRoute = rowOf(createProspectLog);
-
 import { isExactTimestamp, problemViolations } from "../expect.js";
-import { createLog } from "../operations/create-prospect-log-fresh.js";
-import { sampleOf } from "../operations/index.js";
-import { type ContractRule, type Exchange, expectThat, type VerifyContext } from "../rule.js";
+import { READ_SAMPLE, WRITE_SAMPLE } from "../operations/index.js";
+import { type ContractRule, type Exchange, expectThat, type SendOptions, type VerifyContext } from "../rule.js";
+
+/** The write every run can send (a POST with a body: operations/index.ts), with its valid body and these fields added. */
+const write = (context: VerifyContext, fields: Readonly<Record<string, unknown>>, options: SendOptions = {}) =>
+  context.send(WRITE_SAMPLE.route.method, WRITE_SAMPLE.path(context), { ...options, json: { ...WRITE_SAMPLE.body, ...fields } });
 
 /**
- * A few requests every deployment refuses, of different kinds (a field problem, an unknown key, no
- * such page, a media type), so that the rule has answers to read when it runs alone. Whether each
+ * A few requests every deployment refuses, of different kinds (a field problem, an unknown key, a
+ * missing resource, a media type), so that the rule has answers to read when it runs alone. Whether each
  * is refused is other rules' business: this rule reads what came back.
  */
 async function someRefusals(context: VerifyContext): Promise<void> {
-  await createLog(context, { name: "" });
-  await createLog(context, {}, { key: "unknown" });
-  await context.send("GET", sampleOf("getPage").missingPath(context));
-  await context.send("POST", createProspectLogRoute.path, { raw: "x", contentType: "text/plain" });
+  await write(context, { prospectkit_verify_unknown: true });
+  await write(context, {}, { key: "unknown" });
+  await context.send(READ_SAMPLE.route.method, READ_SAMPLE.missingPath(context));
+  await context.send(WRITE_SAMPLE.route.method, WRITE_SAMPLE.path(context), { raw: "x", contentType: "text/plain" });
 }
 
 /** The timestamps of a success body (spec 2.2, 2.3, 2.4), by name. */
@@ -75,7 +73,7 @@ export const answerRules: readonly ContractRule[] = [
     title: "every answer of the run carries x-request-id: req_ and a lower-case ULID, a new one for each request",
     source: "docs/behaviour.md, Errors; Identifiers and timestamps",
     async run(context) {
-      await createLog(context, {});
+      await write(context, {});
       await someRefusals(context);
       const seen = new Set<string>();
       firstBreaking(context.exchanges(), (exchange) => {
@@ -98,7 +96,7 @@ export const answerRules: readonly ContractRule[] = [
       await someRefusals(context);
       // A hostile body: a lone surrogate, a prototype key in the payload, an unknown field named constructor.
       const raw = '{"source":"\\ud800","payload":{"__proto__":{"polluted":1}},"constructor":{"prototype":{"polluted":1}}}';
-      await context.send("POST", createProspectLogRoute.path, { raw });
+      await context.send(WRITE_SAMPLE.route.method, WRITE_SAMPLE.path(context), { raw });
       firstBreaking(context.exchanges(), (exchange) =>
         exchange.answer.status >= 500 ? `expected no 5xx, got ${exchange.answer.status}` : undefined,
       );
@@ -111,7 +109,7 @@ export const answerRules: readonly ContractRule[] = [
     title: "every timestamp of the run's answers (createdAt, updatedAt, publishedAt) is YYYY-MM-DDTHH:mm:ss.sssZ: UTC, milliseconds, a real date",
     source: "docs/behaviour.md, Identifiers and timestamps",
     async run(context) {
-      await createLog(context, {});
+      await write(context, {});
       firstBreaking(
         context.exchanges().filter((exchange) => exchange.answer.status >= 200 && exchange.answer.status < 300),
         (exchange) => {

@@ -1,12 +1,13 @@
 /**
  * Contract rules of authentication (spec 5; docs/behaviour.md "Authentication and tenancy"), each
  * over every operation of the operation table (rules/samples.ts). Only requests without a valid
- * key go anywhere but the three operations' own method and path.
+ * key go anywhere but each operation's own method and path. A rule that needs one operation as its vehicle
+ * chooses it by what its row says (operations/index.ts).
  * @module
  */
 import { API_PREFIX } from "../../../src/operation-row.js";
 import { expectProblem, expectRefused } from "../expect.js";
-import { BODY_SAMPLES, OPERATION_SAMPLES, sampleOf } from "../operations/index.js";
+import { BODY_SAMPLES, OPERATION_SAMPLES, READ_SAMPLE, RESOURCE_WRITE_SAMPLE, WRITE_SAMPLE } from "../operations/index.js";
 import { type ContractRule, type KeyChoice, RuleSkipped, type VerifyContext } from "../rule.js";
 import { oversizedBody, type Sample } from "./samples.js";
 
@@ -14,7 +15,7 @@ import { oversizedBody, type Sample } from "./samples.js";
 const sendSample = (context: VerifyContext, sample: Sample, key: KeyChoice) =>
   context.send(sample.route.method, sample.path(context), { key, ...(sample.body !== undefined && { json: sample.body }) });
 
-const create = sampleOf("createProspectLog");
+const create = WRITE_SAMPLE;
 
 /** The rules. */
 export const authRules: readonly ContractRule[] = [
@@ -58,7 +59,7 @@ export const authRules: readonly ContractRule[] = [
     async run(context) {
       // A GET: were the swapped key taken for the caller's, the request would still be a read.
       if (!context.keyHasLetters) throw new RuleSkipped("the key has no letters, so no other case of it exists");
-      expectProblem(await sendSample(context, sampleOf("getPage"), "recased"), 401, "invalid_api_key");
+      expectProblem(await sendSample(context, READ_SAMPLE, "recased"), 401, "invalid_api_key");
     },
   },
   {
@@ -71,9 +72,9 @@ export const authRules: readonly ContractRule[] = [
       // A key no deployment knows: a deployment that reads it answers invalid_api_key, one that ignores it missing_api_key.
       const key = encodeURIComponent(context.unknownKey);
       const query = `${create.path(context)}?x-api-key=${key}&api_key=${key}&apiKey=${key}`;
-      expectProblem(await context.send("POST", query, { key: "none", json: create.body }), 401, "missing_api_key");
+      expectProblem(await context.send(create.route.method, query, { key: "none", json: create.body }), 401, "missing_api_key");
       const body = { ...create.body, apiKey: context.unknownKey, "x-api-key": context.unknownKey };
-      expectProblem(await context.send("POST", create.path(context), { key: "none", json: body }), 401, "missing_api_key");
+      expectProblem(await context.send(create.route.method, create.path(context), { key: "none", json: body }), 401, "missing_api_key");
     },
   },
   {
@@ -118,9 +119,13 @@ export const authRules: readonly ContractRule[] = [
           401,
           "missing_api_key",
         );
-      expectProblem(await context.send("POST", create.path(context), { key: "none", raw: oversizedBody(1) }), 401, "missing_api_key");
-      const missing = sampleOf("updateWebhookSubscription").missingPath(context);
-      expectProblem(await context.send("PATCH", missing, { key: "unknown", json: {} }), 401, "invalid_api_key");
+      expectProblem(await context.send(create.route.method, create.path(context), { key: "none", raw: oversizedBody(1) }), 401, "missing_api_key");
+      const resource = RESOURCE_WRITE_SAMPLE;
+      expectProblem(
+        await context.send(resource.route.method, resource.missingPath(context), { key: "unknown", json: resource.body }),
+        401,
+        "invalid_api_key",
+      );
     },
   },
 ];

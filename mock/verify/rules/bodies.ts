@@ -7,11 +7,12 @@
  */
 import { MAX_JSON_DEPTH, MAX_JSON_LIMIT_ISSUES } from "../../../src/schemas/json-limits.js";
 import { expectAccepted, expectEqual, expectFieldErrors, expectProblem } from "../expect.js";
-import { BODY_SAMPLES, sampleOf } from "../operations/index.js";
+import { BODY_SAMPLES, OPEN_SAMPLE, RESOURCE_WRITE_SAMPLE, WRITE_SAMPLE } from "../operations/index.js";
 import type { ContractRule, Exchange, SendOptions, VerifyContext } from "../rule.js";
 import { oversizedBody, type Sample } from "./samples.js";
 
-const create = sampleOf("createProspectLog");
+/** The write every run can send, and the one whose open field takes the JSON limits. */
+const [create, open] = [WRITE_SAMPLE, OPEN_SAMPLE];
 const send = (context: VerifyContext, sample: Sample, options: SendOptions): Promise<Exchange> =>
   context.send(sample.route.method, sample.path(context), options);
 
@@ -21,9 +22,15 @@ function expectNotJson(exchange: Exchange): void {
   expectEqual(exchange.answer.body.errors, undefined, "no field errors", exchange);
 }
 
-/** A payload nested `levels` deep counted from the body (the body is level 1, the payload level 2). */
+/** The open sample's body with `value` (JSON text) in its open field: a field at the body's top level. */
+function withOpen(value: string): string {
+  const text = JSON.stringify({ ...open.body, [open.openField!.slice(1)]: 0 });
+  return text.replace(`${JSON.stringify(open.openField!.slice(1))}:0`, `${JSON.stringify(open.openField!.slice(1))}:${value}`);
+}
+
+/** The open field's value nested `levels` deep counted from the body (the body is level 1, the field level 2). */
 function nested(levels: number): string {
-  return `{"source":"prospectkit-verify","payload":${'{"a":'.repeat(levels - 2)}{}${"}".repeat(levels - 2)}}`;
+  return withOpen(`${'{"a":'.repeat(levels - 2)}{}${"}".repeat(levels - 2)}`);
 }
 
 /** The rules. */
@@ -44,14 +51,14 @@ export const bodyRules: readonly ContractRule[] = [
   },
   {
     id: "body.json-media-types",
-    operation: "createProspectLog",
+    operation: null,
     class: "mock decision",
     title: "a JSON body is application/json or a +json type (application/vnd.prospectkit+json), in any case, with any parameters: each is accepted",
     source: "docs/behaviour.md, Errors",
     async run(context) {
       const raw = JSON.stringify(create.body);
       for (const contentType of ["application/json; charset=utf-8", "Application/JSON", "application/vnd.prospectkit+json"])
-        expectAccepted(await send(context, create, { raw, contentType }), 201);
+        expectAccepted(await send(context, create, { raw, contentType }), create.route.success);
     },
   },
   {
@@ -73,7 +80,7 @@ export const bodyRules: readonly ContractRule[] = [
     source: "docs/behaviour.md, Errors",
     async run(context) {
       for (const sample of BODY_SAMPLES) expectProblem(await send(context, sample, { raw: oversizedBody(1) }), 413, "payload_too_large");
-      expectFieldErrors(await send(context, create, { raw: oversizedBody(0) }), [["/prospectkit_verify_padding", "unknown_field"]]);
+      expectFieldErrors(await send(context, create, { raw: oversizedBody(0, create.body) }), [["/prospectkit_verify_padding", "unknown_field"]]);
     },
   },
   {
@@ -106,16 +113,14 @@ export const bodyRules: readonly ContractRule[] = [
     title: `a number that overflows (1e400) is 400 not_finite at its pointer; nesting past ${MAX_JSON_DEPTH} levels is 400 too_deep at the first pointer past it; at most ${MAX_JSON_LIMIT_ISSUES} such errors are listed`,
     source: "docs/behaviour.md, Errors",
     async run(context) {
-      expectFieldErrors(await send(context, create, { raw: '{"source":"prospectkit-verify","payload":{"n":1e400}}' }), [
-        ["/payload/n", "not_finite"],
-      ]);
-      const deepest = `/payload${"/a".repeat(MAX_JSON_DEPTH - 2)}`;
-      expectAccepted(await send(context, create, { raw: nested(MAX_JSON_DEPTH) }), 201);
-      expectFieldErrors(await send(context, create, { raw: nested(MAX_JSON_DEPTH + 1) }), [[`${deepest}/a`, "too_deep"]]);
-      for (const sample of BODY_SAMPLES.filter((entry) => entry !== create))
+      expectFieldErrors(await send(context, open, { raw: withOpen('{"n":1e400}') }), [[`${open.openField}/n`, "not_finite"]]);
+      const deepest = `${open.openField}${"/a".repeat(MAX_JSON_DEPTH - 2)}`;
+      expectAccepted(await send(context, open, { raw: nested(MAX_JSON_DEPTH) }), open.route.success);
+      expectFieldErrors(await send(context, open, { raw: nested(MAX_JSON_DEPTH + 1) }), [[`${deepest}/a`, "too_deep"]]);
+      for (const sample of BODY_SAMPLES.filter((entry) => entry !== open))
         expectFieldErrors(await send(context, sample, { raw: '{"n":-1e400}' }), [["/n", "not_finite"]]);
       // At most 100 such errors are listed.
-      const many = await send(context, create, { raw: `{"source":"prospectkit-verify","payload":{"n":[${Array(101).fill("1e400").join(",")}]}}` });
+      const many = await send(context, open, { raw: withOpen(`{"n":[${Array(101).fill("1e400").join(",")}]}`) });
       expectProblem(many, 400, "invalid_request");
       expectEqual(many.answer.body.errors?.length, MAX_JSON_LIMIT_ISSUES, "the number of errors listed", many);
     },
@@ -129,11 +134,16 @@ export const bodyRules: readonly ContractRule[] = [
     source: "docs/behaviour.md, Errors",
     async run(context) {
       expectProblem(await send(context, create, { raw: "{", contentType: "text/plain" }), 415, "unsupported_media_type");
-      const missing = sampleOf("updateWebhookSubscription").missingPath(context);
-      expectFieldErrors(await context.send("PATCH", missing, { json: { active: "yes" } }), [["/active", "invalid_type"]]);
+      const resource = RESOURCE_WRITE_SAMPLE;
+      const unknownField = { ...resource.body, prospectkit_verify_unknown: true };
+      expectFieldErrors(await context.send(resource.route.method, resource.missingPath(context), { json: unknownField }), [
+        ["/prospectkit_verify_unknown", "unknown_field"],
+      ]);
       const idempotencyKey = context.idempotencyKey();
-      expectAccepted(await send(context, create, { json: { ...create.body, idempotencyKey } }), 201);
-      expectFieldErrors(await send(context, create, { json: { ...create.body, idempotencyKey, name: "" } }), [["/name", "too_short"]]);
+      expectAccepted(await send(context, create, { json: { ...create.body, idempotencyKey } }), create.route.success);
+      expectFieldErrors(await send(context, create, { json: { ...create.body, idempotencyKey, prospectkit_verify_unknown: true } }), [
+        ["/prospectkit_verify_unknown", "unknown_field"],
+      ]);
     },
   },
 ];

@@ -1,5 +1,6 @@
 /**
- * Every contract rule, in the order `verify` runs them: the API as a whole, each operation (the
+ * Every contract rule, in the order `verify` runs them: the API as a whole (every operation's
+ * success answer among them), each operation (the
  * subscription's writes last but the answers' rules), then the rules that read every answer of the run.
  * @module
  */
@@ -10,8 +11,16 @@ import { answerRules } from "./answers.js";
 import { authRules } from "./auth.js";
 import { bodyRules } from "./bodies.js";
 import { routeRules } from "./routes.js";
+import { successRules } from "./success.js";
 
 export { VERIFY_SOURCE } from "./samples.js";
 
 /** The contract rules, each with its class and what it checks. */
-export const CONTRACT_RULES: readonly ContractRule[] = [...authRules, ...routeRules, ...bodyRules, ...OPERATION_RULES, ...answerRules];
+export const CONTRACT_RULES: readonly ContractRule[] = [
+  ...authRules,
+  ...routeRules,
+  ...successRules,
+  ...bodyRules,
+  ...OPERATION_RULES,
+  ...answerRules,
+];

@@ -5,13 +5,24 @@
  * @module
  */
 import { API_PREFIX } from "../../../src/operation-row.js";
+import { OPERATION_TABLE } from "../../../src/operation-table.js";
 import { expectEqual, expectProblem, expectStatus } from "../expect.js";
-import { readPage } from "../inputs.js";
-import { OPERATION_SAMPLES, sampleOf } from "../operations/index.js";
-import { type ContractRule, expectThat, shown } from "../rule.js";
-import { allowOf } from "./samples.js";
+import { pagePath, readPage } from "../inputs.js";
+import { OPERATION_SAMPLES } from "../operations/index.js";
+import { type ContractRule, expectThat, shown, type VerifyContext } from "../rule.js";
+import { allowOf, MISSING } from "./samples.js";
 
-const page = sampleOf("getPage");
+/** Whether a path (without its query) is one an operation's route matches. */
+const routed = (path: string): boolean => OPERATION_TABLE.some((row) => new RegExp(`^${row.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
+
+/**
+ * Unknown paths of the API, each checked to match no row's route: one beside the operations, and
+ * one below an operation's path (the first whose path with a segment added is no route).
+ */
+export function unknownPaths(context: VerifyContext): string[] {
+  const below = OPERATION_SAMPLES.map((sample) => `${sample.path(context)}/prospectkit_verify_unknown`).find((path) => !routed(path));
+  return [`${API_PREFIX}/prospectkit_verify_unknown`, ...(below === undefined ? [] : [below])].filter((path) => !routed(path));
+}
 
 /** The rules. */
 export const routeRules: readonly ContractRule[] = [
@@ -22,8 +33,9 @@ export const routeRules: readonly ContractRule[] = [
     title: "an unknown /v0 path is 404 not_found (a path below an operation's, and one beside them)",
     source: "docs/behaviour.md, Errors",
     async run(context) {
-      for (const path of [`${API_PREFIX}/prospectkit_verify_unknown`, `${sampleOf("createProspectLog").path(context)}/prospectkit_verify_unknown`])
-        expectProblem(await context.send("GET", path), 404, "not_found");
+      const paths = unknownPaths(context);
+      expectThat(paths.length === 2, "expected a path beside the operations and one below an operation's that no route matches", undefined);
+      for (const path of paths) expectProblem(await context.send("GET", path), 404, "not_found");
     },
   },
   {
@@ -66,13 +78,13 @@ export const routeRules: readonly ContractRule[] = [
     async run(context) {
       const get = await readPage(context);
       expectStatus(get, 200);
-      const head = await context.send("HEAD", page.path(context));
+      const head = await context.send("HEAD", pagePath(context.page!.pageGroupId, context.page!.pageId));
       expectStatus(head, 200);
       expectEqual(head.answer.text, "", "no body", head);
       const length = String(new TextEncoder().encode(get.answer.text).byteLength);
       expectEqual(head.answer.headers.get("content-length"), length, "content-length (the GET body's)", head);
       expectEqual(head.answer.headers.get("content-type"), get.answer.headers.get("content-type"), "content-type (the GET answer's)", head);
-      const missing = await context.send("HEAD", page.missingPath(context));
+      const missing = await context.send("HEAD", pagePath(context.page!.pageGroupId, MISSING.pageId));
       expectStatus(missing, 404);
       expectEqual(missing.answer.text, "", "no body", missing);
     },

@@ -8,7 +8,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
-import { importMetaGlob } from "../../../scripts/import-meta-glob.ts";
 import { installIntoEmptyProject } from "../../package/pack.ts";
 import { runToEnd } from "../../runtimes/processes.ts";
 import { MSW_PINS } from "../../runtimes/runtimes.ts";
@@ -80,8 +79,7 @@ export async function bundleSuite(outfile: string): Promise<void> {
     outfile,
     bundle: true,
     external: ["prospectkit", "prospectkit/*", "msw", "msw/*", "vitest"],
-    // The contract rules gather each operation's own files with import.meta.glob, expanded as the build does.
-    plugins: [importMetaGlob, fromPackedPackage],
+    plugins: [fromPackedPackage],
     format: "esm",
     platform: "node",
     target: "node24",

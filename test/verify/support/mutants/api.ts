@@ -126,6 +126,19 @@ export const API_MUTANTS: readonly Mutant[] = [
     ),
   },
   {
+    name: "a page is answered without its published version",
+    rule: "operations.success",
+    make: onAnswer(
+      (request, response) => operationOf(request) === "page" && response.status === 200,
+      async (response) => changed(response, { body: ({ publishedVersion: _dropped, ...rest }: any) => rest }),
+    ),
+  },
+  {
+    name: "another tenant's key reads the caller's page",
+    rule: "operations.other-tenant",
+    make: onRequest((request) => operationOf(request) === "page" && request.headers.get("x-api-key") === KEYS.b, asCaller),
+  },
+  {
     name: "a text/plain body is read as JSON",
     rule: "body.media-type",
     make: onRequest(

@@ -1,16 +1,21 @@
 /**
- * Reads each operation's prose from its row's documentation in `src/operations.ts`, for the build
- * (`tsup.config.ts`) and for tests run from source (`vitest.config.ts`), which hand it to
- * `operation-docs.ts`. Build tooling only: no entry imports this file.
+ * A row's prose (`src/operations.ts`: what the OpenAPI document and the CLI banner say) is the same
+ * text as the documentation of the function made from it (what the SDK's users read): the first
+ * paragraph, the rest of the summary section, `@param input` and `@returns`, and each path
+ * parameter's description as its input field's. Either written alone fails here.
  * @module
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import type { OperationDocs } from "../openapi/operation-docs.js";
+import { describe, expect, it } from "vitest";
+import type { OperationProse } from "../../src/operation-row.js";
+import { OPERATION_TABLE } from "../../src/operation-table.js";
 
 /** The file of the operation table. */
-export const OPERATIONS_FILE = fileURLToPath(new URL("../../src/operations.ts", import.meta.url));
+const OPERATIONS_FILE = fileURLToPath(new URL("../../src/operations.ts", import.meta.url));
 
 /** A JSDoc comment's text: `{@link Name}` as `Name`, lines as written. */
 function textOf(comment: string | ts.NodeArray<ts.JSDocComment> | undefined): string {
@@ -52,56 +57,66 @@ function interfaceDocs(file: ts.SourceFile): Map<string, Record<string, string>>
   return found;
 }
 
-/** The identifier a row's property is written as (`result: Page`, `request: json(ProspectLogCreate)`). */
-function schemaName(row: ts.ObjectLiteralExpression, property: string): string | undefined {
-  const assignment = row.properties.find((candidate) => ts.isPropertyAssignment(candidate) && candidate.name.getText() === property) as
-    | ts.PropertyAssignment
-    | undefined;
-  let value = assignment?.initializer;
-  if (value !== undefined && ts.isCallExpression(value)) value = value.arguments[0];
-  return value !== undefined && ts.isIdentifier(value) ? value.text : undefined;
-}
+/** What the TSDoc of a function of the table says: its prose, and its input fields' descriptions. */
+type WrittenDocs = OperationProse & { readonly fields: Readonly<Record<string, string>> };
 
 /**
- * Each operation's prose, by name: its row's documentation (the first paragraph, the rest of the
- * summary section, `@param input`, `@returns`), its input fields' own and its schemas' names.
+ * Each operation function's documentation, by name: the first paragraph, the rest of the summary
+ * section, `@param input`, `@returns`, and its input fields' own.
  * @param path - the file of the operation table
- * @returns the prose, by operation name
- * @throws {Error} for an operation without documentation or without a name
+ * @throws {Error} for an operation function without documentation
  */
-export function readOperationDocs(path: string = OPERATIONS_FILE): Record<string, OperationDocs> {
+function readOperationDocs(path: string = OPERATIONS_FILE): Record<string, WrittenDocs> {
   const file = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.ES2022, true);
   const interfaces = interfaceDocs(file);
-  const docs: Record<string, OperationDocs> = {};
+  const docs: Record<string, WrittenDocs> = {};
   for (const statement of file.statements) {
     if (!ts.isVariableStatement(statement)) continue;
     for (const declaration of statement.declarationList.declarations) {
       const call = declaration.initializer;
       if (call === undefined || !ts.isCallExpression(call) || call.expression.getText(file) !== "operation") continue;
-      const row = call.arguments[0];
-      if (row === undefined || !ts.isObjectLiteralExpression(row)) continue;
-      const name = row.properties
-        .filter(ts.isPropertyAssignment)
-        .find((property) => property.name.getText(file) === "name")
-        ?.initializer.getText(file)
-        .slice(1, -1);
+      const name = declaration.name.getText(file);
       const doc = ts.getJSDocCommentsAndTags(declaration).find(ts.isJSDoc);
-      if (name === undefined || doc === undefined) throw new Error(`${path}: ${declaration.name.getText(file)} has no name or no documentation`);
+      if (doc === undefined) throw new Error(`${path}: ${name} has no documentation`);
       const [summary = "", ...rest] = paragraphs(textOf(doc.comment));
       const tag = (predicate: (tag: ts.JSDocTag) => boolean) => sentence(textOf(doc.tags?.find(predicate)?.comment));
       const input = tag((candidate) => ts.isJSDocParameterTag(candidate) && candidate.name.getText(file) === "input");
       const result = tag((candidate) => candidate.tagName.text === "returns");
       const inputType = call.typeArguments?.[0]?.getText(file) ?? "";
-      const [request, resultSchema] = [schemaName(row, "request"), schemaName(row, "result")];
       docs[name] = {
         summary: summary.replace(/\.$/, ""),
         ...(rest.length > 0 && { description: rest.join("\n\n") }),
-        ...(input !== "" && { input }),
-        ...(result !== "" && { result }),
+        input,
+        result,
         fields: interfaces.get(inputType) ?? {},
-        schemas: { ...(request !== undefined && { request }), ...(resultSchema !== undefined && { result: resultSchema }) },
       };
     }
   }
   return docs;
 }
+
+describe("a row's prose is its function's documentation", () => {
+  const written = readOperationDocs();
+
+  it("every function of the table is documented, and only those", () => {
+    expect(Object.keys(written).sort()).toEqual(OPERATION_TABLE.map((row) => row.name).sort());
+  });
+
+  it.each(OPERATION_TABLE.map((row) => [row.name, row] as const))("%s: the summary, the description, the input and the result", (name, row) => {
+    const { fields: _fields, ...prose } = written[name]!;
+    expect(row.docs).toEqual(prose);
+  });
+
+  it.each(OPERATION_TABLE.map((row) => [row.name, row] as const))("%s: each path parameter's description is its input field's", (name, row) => {
+    expect(Object.fromEntries(row.params.map((param) => [param.key, param.description]))).toEqual(
+      Object.fromEntries(row.params.map((param) => [param.key, written[name]!.fields[param.key]])),
+    );
+  });
+
+  it("the check sees a summary written in one place only", () => {
+    const source = readFileSync(OPERATIONS_FILE, "utf8").replace("Get a page with its published version.", "Read a page.");
+    const changed = join(mkdtempSync(join(tmpdir(), "operation-docs-")), "operations.ts");
+    writeFileSync(changed, source);
+    expect(readOperationDocs(changed)["getPage"]?.summary).toBe("Read a page");
+  });
+});
