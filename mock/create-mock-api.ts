@@ -28,7 +28,8 @@ import { fromFetchRequest, toFetchResponse } from "./pipeline/request.js";
 import type { Durability } from "./pipeline/steps/durability.js";
 import { createMockState } from "./state/index.js";
 import type { Journal } from "./state/journal.js";
-import { loadStore, type SavedState, saveStore } from "./state/saved-state.js";
+import { loadStore } from "./state/persist/load.js";
+import { type SavedState, saveStore } from "./state/persist/saved-state.js";
 import { createStartState, quietSink } from "./state/start-state.js";
 import { createStore, STREAMS, type Store, timestamp } from "./state/store.js";
 import { createTenant, newApiKey, removeTenant, replaceTenantData } from "./state/tenants.js";
@@ -143,11 +144,11 @@ export function createMock(options: MockApiOptions = {}): MockHost {
     onDeactivate({ tenantId, subscriptionId }) {
       const store = current();
       const tenant = tenantId === null ? undefined : store.tenants.get(tenantId);
-      const record = tenant?.subscriptions.get(subscriptionId);
+      const record = tenant?.webhookSubscriptions.get(subscriptionId);
       if (tenant === undefined || record === undefined || !record.active) return;
       record.active = false;
       record.updatedAt = timestamp(store);
-      tenant.subscriptions.set(record.id, record); // stored again: the journal hears of the change
+      tenant.webhookSubscriptions.set(record.id, record); // stored again: the journal hears of the change
     },
   });
 

@@ -25,8 +25,8 @@ import {
   PendingFaultSchema,
   ProspectLogRecordSchema,
   ProspectRecordSchema,
-  SubscriptionRecordSchema,
   TenantStateSchema,
+  WebhookSubscriptionRecordSchema,
 } from "./schemas.js";
 import { TENANT_ROUTES } from "./tenant-routes.js";
 import { WEBHOOK_ROUTES } from "./webhook-routes.js";
@@ -174,7 +174,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       "A webhook subscription of your tenant (`events` null or omitted: every kind), with a new `whsec_` signing secret, answered here and afterwards only by `GET /__mock/webhook_subscriptions/{subscriptionId}/secret`.",
     body: ControlSubscriptionCreate,
     status: 201,
-    response: SubscriptionRecordSchema,
+    response: WebhookSubscriptionRecordSchema,
     refuses: { 400: TAKEN_ID },
     run: ({ api, tenantId, body }) => api.state.webhookSubscriptions.create({ ...body, tenantId }),
   },

@@ -13,7 +13,7 @@ import type { Operation, OperationBehaviour } from "./context.js";
 export const run: Operation = async (context) => {
   const parsed = WebhookSubscriptionUpdate.safeParse(context.body);
   if (!parsed.success) return invalidFields(context.requestId, toFieldErrors(parsed.error.issues, context.body));
-  const record = context.tenant.subscriptions.get(context.params["subscriptionId"] ?? "");
+  const record = context.tenant.webhookSubscriptions.get(context.params["subscriptionId"] ?? "");
   if (record === undefined) return problem(context.requestId, "not_found", "No webhook subscription with this ID exists.");
   const waiting = context.delay();
   if (waiting !== undefined) await waiting;

@@ -93,7 +93,7 @@ export function createStore(config: { readonly clock: Clock; readonly seed: Seed
     newSecret,
     /** Emits a webhook event to the tenant's subscriptions. @returns the event */
     emit: (tenant: TenantData, kind: WebhookEventKind, data: JsonObject): WebhookEvent =>
-      config.sink(kind, data, [...tenant.subscriptions.values()], tenant.record.id),
+      config.sink(kind, data, [...tenant.webhookSubscriptions.values()], tenant.record.id),
   };
 }
 
