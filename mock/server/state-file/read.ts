@@ -8,7 +8,7 @@
  * @module
  */
 import type { CollectionName } from "../../state/collections.js";
-import { createStateDecoder, danglingPhrase, refusalOfHead, StateTextError, storedKey, storesRecord } from "../../state/persist/decode.js";
+import { createStateDecoder, pointerInLine, refusalOfHead, StateTextError, storedKey, storesRecord } from "../../state/persist/decode.js";
 import type { SavedState } from "../../state/persist/saved-state.js";
 import { StateFileError } from "./error.js";
 import { stateFs } from "./fs.js";
@@ -69,8 +69,10 @@ export function readStateFile(path: string, target: string, limit = Number.POSIT
     }
     const { state, records, wholeRecords, dangling } = decoder.end();
     if (dangling !== undefined) {
-      const line = dangling.record === undefined ? undefined : lineOf(path, fd, read.goodBytes, dangling.record);
-      throw refused(path, new StateTextError(danglingPhrase(dangling, line)));
+      const { record } = dangling;
+      const line = record === undefined ? undefined : lineOf(path, fd, read.goodBytes, record);
+      const where = line === undefined ? `its records end in an invalid state: ${dangling.pointer}` : `line ${line}: ${pointerInLine(record!)}`;
+      throw new StateFileError(path, `${where}: ${dangling.detail}; the file is left as it is`);
     }
     const compactNow = records > COMPACT_AT_START.factor * wholeRecords + COMPACT_AT_START.slack;
     return { state, goodBytes: read.goodBytes, tornBytes: read.tornBytes, compactNow };

@@ -132,8 +132,5 @@ export function storedKey(line: string, tenantId: string, collection: Collection
   return value.op === "put" && value.tenantId === tenantId && value.value !== undefined ? keyOf(collection, value.value) : undefined;
 }
 
-/** The message of the refusal of a state whose reference points nowhere, at `line` when known. */
-export function danglingPhrase(dangling: NonNullable<DecodedState["dangling"]>, line: number | undefined): string {
-  const where = line === undefined ? `its records end in an invalid state: ${dangling.pointer}` : `line ${line}: /value/${dangling.record!.field}`;
-  return `${where}: ${dangling.detail}`;
-}
+/** Where a reference that points nowhere is, in the line that stores its record: the JSON Pointer of its field there. */
+export const pointerInLine = (record: NonNullable<NonNullable<DecodedState["dangling"]>["record"]>): string => `/value/${record.field}`;
