@@ -13,6 +13,7 @@ import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
 import { REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
+import { utf8Length } from "../lib/utf8.js";
 
 /** One answered request, as JSON: never a header, so never the API key. */
 export const LoggedRequestSchema = z.object({
@@ -101,24 +102,6 @@ export function loggedBody(text: string, parsed: unknown): { readonly body: unkn
   // Only the prefix is encoded (never the whole body: it may be 50 MiB); a decoder drops a character cut in half.
   const bytes = new TextEncoder().encode(text.slice(0, LOGGED_BODY_LIMIT)).subarray(0, LOGGED_BODY_LIMIT);
   return { body: new TextDecoder().decode(bytes).replace(/\uFFFD$/, ""), size };
-}
-
-/** The length of a text in UTF-8, counted without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i += 1;
-      } else bytes += 3;
-    } else bytes += 3; // a lone surrogate is encoded as U+FFFD, 3 bytes
-  }
-  return bytes;
 }
 
 /** `api.requests`: the latest requests answered since creation or the last reset (at most the mock's `retainedRequests` per tenant), oldest first. */

@@ -18,10 +18,12 @@ import { API_KEY_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId } from "../../src/operation-table.js";
 import { createRedactor } from "../../src/redact.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
+import { jsonOrText } from "../lib/canonical-json.js";
 import { loggedBody } from "../observe/request-log.js";
 import type { Exchange, Next, Step } from "../pipeline/exchange.js";
-import { problem } from "../pipeline/reply.js";
+import { problem, tooLarge } from "../pipeline/reply.js";
 import { answerViolations, requestViolations } from "../verify/exchange.js";
+import { HOP_BY_HOP } from "./read-body.js";
 
 /** One exchange the proxy saw, with every key taken out (what `--record` keeps). */
 export interface SeenExchange {
@@ -48,17 +50,11 @@ export interface ProxyOptions {
 /** The request headers forwarded: what the API reads, nothing of the caller's browser (cookies, origin, referer). */
 const FORWARDED = [API_KEY_HEADER, "content-type", "content-encoding", "accept", "accept-language", "user-agent"];
 
-/** The answer headers not passed back: the connection's own, and what the proxy's rendering sets again. */
-const DROPPED = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "set-cookie", "upgrade", "trailer"]);
+/** The answer headers not passed back: the connection's own (hop-by-hop), what the proxy's rendering sets again, and cookies. */
+const DROPPED = new Set([...HOP_BY_HOP, "content-length", "content-encoding", "set-cookie"]);
 
-function parseJson(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
+/** A body as the proxy reads it: JSON, else its text; none when empty. */
+const parseJson = (text: string): unknown => (text === "" ? undefined : jsonOrText(text));
 
 /**
  * The body of an answer as bytes, each chunk copied into one buffer as it arrives (sized by the
@@ -109,7 +105,7 @@ export function proxyStep(options: ProxyOptions): Step {
     const { request } = x;
     const bytes = row.method === "GET" ? new Uint8Array() : await x.bytes();
     if (bytes === undefined) return;
-    if (bytes === null) return void (x.reply = problem(x.requestId, "payload_too_large", "The body is larger than 1 MiB."));
+    if (bytes === null) return void (x.reply = tooLarge(x.requestId));
     const key = request.headers.get(API_KEY_HEADER);
     const redactor = key === null ? undefined : createRedactor(key);
     const clean = <T>(value: T): T => (redactor === undefined ? value : redactor.json(value));
