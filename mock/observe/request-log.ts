@@ -83,6 +83,20 @@ export interface LoggedRequest {
   truncated?: { requestBody?: number | undefined; responseBody?: number | undefined } | undefined;
 }
 
+/** Where a stored entry keeps what adapters attached to it (`Exchange.set`): a symbol, so never one of its fields. */
+export const EXTENSIONS: unique symbol = Symbol("prospectkit.extensions");
+
+/** An entry as the log stores it: with what adapters attached, by namespace, which the log never reads. */
+export type StoredRequest = LoggedRequest & { readonly [EXTENSIONS]?: Readonly<Record<string, object>> };
+
+/** An entry as it is handed out: what adapters attached, as fields of its own (the proxy's `violations`, ...). */
+function withExtensions(entry: StoredRequest): LoggedRequest {
+  const extensions = entry[EXTENSIONS];
+  if (extensions === undefined) return entry;
+  const { [EXTENSIONS]: _, ...own } = entry;
+  return Object.assign(own, ...Object.values(extensions)) as LoggedRequest;
+}
+
 /** How many answered requests a mock keeps by default, per tenant. */
 export const DEFAULT_RETAINED_REQUESTS = 10_000;
 
@@ -137,7 +151,7 @@ export interface LogSecrets {
 /** The log as the core uses it: `api` for tests, the rest for the pipeline and the adapters. */
 export interface RequestLogCore {
   readonly api: RequestLog;
-  record(entry: LoggedRequest): void;
+  record(entry: StoredRequest): void;
   /** The entries of one tenant, oldest first; `withUnowned` adds those no known key made. */
   ofTenant(tenantId: string, withUnowned: boolean): LoggedRequest[];
   /** An entry as its tenant reads it (a live view's copy of the request just logged). */
@@ -199,7 +213,8 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
   let byTenant = new Map<string | null, Entries>();
   let recorded = 0;
   let latest: LoggedRequest | undefined;
-  const clean = (entry: LoggedRequest, known: readonly string[]): LoggedRequest => {
+  const clean = (stored: StoredRequest, known: readonly string[]): LoggedRequest => {
+    const entry = withExtensions(stored);
     if (known.length === 0) return entry;
     const request = holdsSecret(entry.requestBody, known);
     const response = holdsSecret(entry.responseBody, known);

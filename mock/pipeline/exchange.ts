@@ -6,7 +6,6 @@
  * @module
  */
 import { NO_FAULTS, type TakenFaults } from "../faults/faults.js";
-import type { LoggedRequest } from "../observe/request-log.js";
 import type { Store } from "../state/store.js";
 import type { TenantData } from "../state/tenant-data.js";
 import { type AuthResult, authenticate } from "./auth.js";
@@ -66,8 +65,8 @@ export class Exchange {
   reply: Reply | null | undefined = undefined;
   /** Headers every answer to it carries (its `x-request-id`, the server's CORS headers); a reply's own win. */
   readonly headers: Record<string, string> = {};
-  /** What the request log keeps instead of, or beside, what the steps saw (an adapter's fields: the proxy's). */
-  logAs: Partial<LoggedRequest> | undefined;
+  /** What adapters attached to its log entry, each under its own namespace (see {@link Exchange.set}). */
+  extensions: Record<string, object> | undefined;
   #caller: AuthResult | undefined;
   #waited = false;
 
@@ -84,6 +83,21 @@ export class Exchange {
     const { path } = request;
     this.receivedAtMs = store.nowMs();
     this.path = basePath === "" ? path : path === basePath || path.startsWith(`${basePath}/`) ? path.slice(basePath.length) || "/" : "";
+  }
+
+  /**
+   * Attaches an adapter's fields to the request's log entry under the adapter's own namespace, as
+   * hono's `c.set` does: the core stores them with the entry and never reads them (the proxy's
+   * `violations`, `answeredBy`, ...). Fields set again under the same namespace are merged.
+   */
+  set(namespace: string, fields: object): void {
+    this.extensions ??= {};
+    this.extensions[namespace] = { ...this.extensions[namespace], ...fields };
+  }
+
+  /** What an adapter attached under its namespace, or undefined. */
+  get<T extends object>(namespace: string): Partial<T> | undefined {
+    return this.extensions?.[namespace] as Partial<T> | undefined;
   }
 
   /** The route it takes, or null. */

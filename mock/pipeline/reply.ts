@@ -16,7 +16,7 @@ import type { MockResponse } from "./request.js";
  */
 export interface Reply {
   readonly status: number;
-  /** The JSON body (ignored when `text` or `stream` is given; none for a redirect or a 204). */
+  /** The JSON body (none for a redirect or a 204); beside `text` or `stream`, which are sent instead, what the request log keeps. */
   readonly body?: unknown;
   /** A body already rendered: a document, a page, an asset, or a malformed-body fault's cut text (its content type in `headers`, else JSON). */
   readonly text?: string;

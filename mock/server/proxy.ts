@@ -33,6 +33,21 @@ export interface SeenExchange {
   readonly responseBody: unknown;
 }
 
+/** The namespace of what the proxy attaches to a request's log entry (`Exchange.set`). */
+export const PROXY = "proxy";
+
+/** What the proxy attaches to a request's log entry: the log stores it, the server's request hook reads it. */
+export interface ProxyLogFields {
+  /** What the request or the answer broke of the API's contract. */
+  readonly violations: readonly string[];
+  /** Who answered: the target, or the mock (`--fallback`). */
+  readonly answeredBy: "target" | "mock";
+  /** The ID the proxy gave the request, when the target answered with its own `x-request-id`. */
+  readonly proxyRequestId: string;
+  /** The full size in bytes of each body kept cut short. */
+  readonly truncated: { readonly requestBody?: number; readonly responseBody?: number };
+}
+
 /** How the proxy works. */
 export interface ProxyOptions {
   /** The deployment to forward to (its base URL, without `/v0`). */
@@ -85,7 +100,7 @@ const isMissingRoute = (status: number, headers: Headers) =>
 
 /** The mock answers: the request goes on to the mock's own steps, its entry marked as the mock's. */
 function fallBack(x: Exchange, next: Next) {
-  x.logAs = { answeredBy: "mock" };
+  x.set(PROXY, { answeredBy: "mock" } satisfies Partial<ProxyLogFields>);
   return next(x);
 }
 
@@ -148,8 +163,11 @@ export function proxyStep(options: ProxyOptions): Step {
     const seenId = response.headers.get(REQUEST_ID_HEADER);
     // The bytes as the target sent them, passed on as they are (never encoded again from the text).
     passed["content-length"] = String(received.length);
+    // The bodies the log keeps: the request's as it was sent, the answer's beside the stream that carries it (rendering reads the stream).
+    x.body = clean(sent.body);
     x.reply = {
       status: response.status,
+      body: clean(answered.body),
       stream: new ReadableStream<Uint8Array>({
         start(controller) {
           if (received.length > 0) controller.enqueue(received);
@@ -158,13 +176,11 @@ export function proxyStep(options: ProxyOptions): Step {
       }),
       headers: passed,
     };
-    x.logAs = {
-      requestBody: clean(sent.body),
-      responseBody: clean(answered.body),
+    const fields: Partial<ProxyLogFields> = {
       violations,
       answeredBy: "target",
       // The ID the client received: the target's, the proxy's own beside it.
-      ...(seenId !== null && { requestId: seenId, ...(seenId !== x.requestId && { proxyRequestId: x.requestId }) }),
+      ...(seenId !== null && seenId !== x.requestId && { proxyRequestId: x.requestId }),
       ...((sent.size !== undefined || answered.size !== undefined) && {
         truncated: {
           ...(sent.size !== undefined && { requestBody: sent.size }),
@@ -172,5 +188,7 @@ export function proxyStep(options: ProxyOptions): Step {
         },
       }),
     };
+    x.set(PROXY, fields);
+    if (seenId !== null) x.requestId = seenId;
   };
 }
