@@ -9,7 +9,7 @@
  */
 
 import * as z from "zod/mini";
-import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
+import { OPERATIONS } from "../../src/operation-table.js";
 import { REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
@@ -17,7 +17,9 @@ import { utf8Length } from "../lib/utf8.js";
 
 /** One answered request, as JSON: never a header, so never the API key. */
 export const LoggedRequestSchema = z.object({
+  /** The `x-request-id` the client received: the mock's (`req_…`), or a proxied target's own. */
   requestId: z.string(),
+  /** The HTTP method. */
   method: z.string(),
   /** The URL path, without the query string. */
   path: z.string(),
@@ -35,53 +37,21 @@ export const LoggedRequestSchema = z.object({
   durationMs: z.number(),
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: z.nullable(OpaqueId),
-  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract. */
+  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
   violations: z.optional(z.array(z.string())),
   /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
   answeredBy: z.optional(z.enum(["target", "mock"])),
   /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id`. */
   proxyRequestId: z.optional(z.string()),
-  /** The validating proxy only: the full size in bytes of each body kept cut short (its field then holds the body's first bytes as text). */
+  /** The validating proxy only: the full size in bytes of each body longer than the log keeps (64 KiB); that body's field holds its first bytes as text. */
   truncated: z.optional(z.object({ requestBody: z.optional(z.int()), responseBody: z.optional(z.int()) })),
 });
 
 /**
  * One answered request, as `api.requests` and `GET /__mock/requests` list it: never a header, so
- * never the API key. test/sdk/type-names.test.ts proves it equals `LoggedRequestSchema`'s output.
+ * never the API key. Its type is its schema's output, under its own name.
  */
-export interface LoggedRequest {
-  /** The `x-request-id` the client received: the mock's (`req_…`), or a proxied target's own. */
-  requestId: string;
-  /** The HTTP method. */
-  method: string;
-  /** The URL path, without the query string. */
-  path: string;
-  /** The operation the route matched, or null (404, 405, outside the API). */
-  operation: OperationId | null;
-  /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
-  status: number;
-  /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
-  requestBody?: unknown;
-  /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
-  responseBody?: unknown;
-  /** When the request was received (the mock's clock, ISO 8601). */
-  receivedAt: string;
-  /** How long the mock took to answer, in milliseconds (real time, injected latency included). */
-  durationMs: number;
-  /** The tenant of the request's API key; null when it had no known key. */
-  tenantId: string | null;
-  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
-  violations?: string[] | undefined;
-  /** The validating proxy only: who answered, the target or the mock (`--fallback`, when the target did not). */
-  answeredBy?: "target" | "mock" | undefined;
-  /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id` (then `requestId`). */
-  proxyRequestId?: string | undefined;
-  /**
-   * The validating proxy only: the full size in bytes of each body longer than the log keeps
-   * (64 KiB); that body's field holds its first bytes as text.
-   */
-  truncated?: { requestBody?: number | undefined; responseBody?: number | undefined } | undefined;
-}
+export interface LoggedRequest extends z.output<typeof LoggedRequestSchema> {}
 
 /** Where a stored entry keeps what adapters attached to it (`Exchange.set`): a symbol, so never one of its fields. */
 export const EXTENSIONS: unique symbol = Symbol("prospectkit.extensions");

@@ -4,18 +4,8 @@
  */
 
 import { describe, expectTypeOf, it } from "vitest";
-import type * as z from "zod/mini";
-import type { LoggedRequestSchema } from "../../mock/control/schemas.js";
-import type { LoggedRequest, MockApi, MockApiOptions, MockState } from "../../mock/core.js";
+import type { MockApi, MockApiOptions, MockState } from "../../mock/core.js";
 import { type AnsweredRequest, type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-describe("the control API's request log schema matches the state API's entries", () => {
-  it("field for field, both ways", () => {
-    expectTypeOf<Required<z.output<typeof LoggedRequestSchema>>>().toEqualTypeOf<Required<Mutable<LoggedRequest>>>();
-  });
-});
 
 describe("the server's public API", () => {
   it("startMockServer takes the mock's options but baseUrl, and gives url, port, api and close", () => {
