@@ -19,10 +19,11 @@ import {
   ProspectRecordSchema,
   WebhookSubscriptionRecordSchema,
 } from "../state/records.js";
-import { DeliveryAttemptSchema, DeliveryStatusSchema } from "../webhooks/index.js";
+import { DeliveryAttemptSchema, DeliverySchema, DeliveryStatusSchema } from "../webhooks/index.js";
 
 export {
   DeliveryAttemptSchema,
+  DeliverySchema,
   DeliveryStatusSchema,
   FaultOperation,
   LoggedRequestSchema,
@@ -117,19 +118,6 @@ export const ControlFormEvent = z.omit(FormEventInput, withoutTenant);
 
 /** A webhook event as its deliveries carry it: `{ id, type, createdAt, data }`. */
 export const WebhookEventRecordSchema = z.object({ id: OpaqueId, type: WebhookEventKind, createdAt: DateTime, data: JsonObjectSchema });
-
-/** One event on its way to one subscription, with every attempt so far. */
-export const DeliverySchema = z.object({
-  eventId: OpaqueId,
-  type: WebhookEventKind,
-  tenantId: z.nullable(OpaqueId),
-  subscriptionId: OpaqueId,
-  url: z.string(),
-  body: z.string(),
-  status: DeliveryStatusSchema,
-  attempts: z.array(DeliveryAttemptSchema),
-  nextAttemptAt: z.nullable(DateTime),
-});
 
 /** `GET /__mock/webhook_deliveries` query: narrow the list to one event, subscription or status. */
 export const ControlDeliveryQuery = z.strictObject({

@@ -20,7 +20,7 @@ export {
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
 } from "./schedule.js";
-export { AttemptFailureReasonSchema, DeliveryAttemptSchema, DeliveryStatusSchema } from "./schemas.js";
+export { AttemptFailureReasonSchema, DeliveryAttemptSchema, DeliverySchema, DeliveryStatusSchema } from "./schemas.js";
 export { WebhookSecretSchema, webhookSecretFromBytes } from "./secret.js";
 export type {
   AttemptFailureReason,

@@ -6,24 +6,16 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, HttpUrl, OpaqueId, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
-import { DeliveryAttemptSchema, DeliveryStatusSchema } from "./schemas.js";
+import { HttpUrl, OpaqueId, WebhookEvent } from "../../src/schemas/index.js";
+import { DeliverySchema } from "./schemas.js";
 import { WebhookSecretSchema } from "./secret.js";
 import type { FailingSince, SavedWebhooks, WebhookChange } from "./types.js";
 
 /** A saved delivery: the public fields, the order it was made in and the secret it was emitted with. */
-export const SavedDeliverySchema = z.object({
+export const SavedDeliverySchema = z.extend(DeliverySchema, {
   sequence: z.int().check(z.gte(0)),
-  eventId: OpaqueId,
-  tenantId: z.nullable(OpaqueId),
-  type: WebhookEventKind,
-  subscriptionId: OpaqueId,
   url: HttpUrl,
   secret: WebhookSecretSchema,
-  body: z.string(),
-  status: DeliveryStatusSchema,
-  attempts: z.array(DeliveryAttemptSchema),
-  nextAttemptAt: z.nullable(DateTime),
 });
 
 /** A saved event and its tenant. */

@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, OpaqueId } from "../../src/schemas/index.js";
+import { DateTime, OpaqueId, WebhookEventKind } from "../../src/schemas/index.js";
 
 /**
  * Why an attempt failed: `status` (a non-2xx answer), `redirect` (3xx, never followed), `timeout`,
@@ -42,4 +42,20 @@ export const DeliveryAttemptSchema = z.object({
   durationMs: z.number().check(z.gte(0)),
   /** True for an attempt made by `redeliver` rather than by the schedule. */
   redelivery: z.boolean(),
+});
+
+/** One event on its way to one subscription, with every attempt made so far. */
+export const DeliverySchema = z.object({
+  eventId: OpaqueId,
+  type: WebhookEventKind,
+  /** The subscription's tenant (`null` when the target named none). */
+  tenantId: z.nullable(OpaqueId),
+  subscriptionId: OpaqueId,
+  url: z.string(),
+  /** The exact JSON body every attempt sends. */
+  body: z.string(),
+  status: DeliveryStatusSchema,
+  attempts: z.array(DeliveryAttemptSchema),
+  /** When the next attempt is due (ISO 8601), or `null` when none will be made. */
+  nextAttemptAt: z.nullable(DateTime),
 });

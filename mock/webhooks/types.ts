@@ -1,6 +1,6 @@
 import type * as z from "zod/mini";
-import type { WebhookEvent as WebhookEventBody, WebhookEventKind } from "../../src/schemas/index.js";
-import type { AttemptFailureReasonSchema, DeliveryAttemptSchema, DeliveryStatusSchema } from "./schemas.js";
+import type { WebhookEvent as WebhookEventBody } from "../../src/schemas/index.js";
+import type { AttemptFailureReasonSchema, DeliveryAttemptSchema, DeliverySchema, DeliveryStatusSchema } from "./schemas.js";
 
 /** A subscription as the dispatcher needs it: where to send, how to sign, what it wants. */
 export interface WebhookTarget {
@@ -74,20 +74,9 @@ export type DeliveryStatus = z.output<typeof DeliveryStatusSchema>;
 /** One HTTP attempt to deliver an event to a subscription (see `DeliveryAttemptSchema`). */
 export interface DeliveryAttempt extends Readonly<z.output<typeof DeliveryAttemptSchema>> {}
 
-/** One event on its way to one subscription, with every attempt made so far. */
-export interface Delivery {
-  readonly eventId: string;
-  /** The subscription's tenant (`null` when the target named none). */
-  readonly tenantId: string | null;
-  readonly type: WebhookEventKind;
-  readonly subscriptionId: string;
-  readonly url: string;
-  /** The exact JSON body every attempt sends. */
-  readonly body: string;
-  readonly status: DeliveryStatus;
+/** One event on its way to one subscription, with every attempt made so far (see `DeliverySchema`). */
+export interface Delivery extends Readonly<Omit<z.output<typeof DeliverySchema>, "attempts">> {
   readonly attempts: readonly DeliveryAttempt[];
-  /** When the next attempt is due (ISO 8601), or `null` when none will be made. */
-  readonly nextAttemptAt: string | null;
 }
 
 /** A saved delivery. */
