@@ -8,6 +8,7 @@
  * @module
  */
 
+import type * as z from "zod/mini";
 import { controlRoute } from "./control/route.js";
 import { CONTROL_ROUTES } from "./control/routes.js";
 import { untilAborted } from "./lib/abort.js";
@@ -75,9 +76,10 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
 /**
  * Creates a mock and its {@link MockHost} (the standalone server's way in).
  * @param options - as {@link createMockApi}'s
+ * @param adapter - what the adapter adds to the mock's documents: the fields it attaches to a request's log entry (`Exchange.set`)
  * @throws {TypeError} for a malformed option
  */
-export function createMock(options: MockApiOptions = {}): MockHost {
+export function createMock(options: MockApiOptions = {}, adapter: { readonly logFields?: z.ZodMiniObject } = {}): MockHost {
   const resolved = resolveOptions(options);
   const runtime = new MockRuntime(resolved);
   const { deliveries } = runtime;
@@ -122,6 +124,7 @@ export function createMock(options: MockApiOptions = {}): MockHost {
       ...documentRoutes(
         resolved.baseUrl,
         operations.map(({ row }) => row),
+        adapter.logFields,
       ),
     ],
     newRequestId: (atMs) => runtime.newRequestId(atMs),

@@ -18,7 +18,7 @@ import {
   ControlPageVersionProcess,
   ControlProspectLogQuery,
   ControlSubscriptionCreate,
-  LoggedRequestSchema,
+  LOGGED_REQUESTS,
   listOf,
   PageGroupRecordSchema,
   PageVersionRecordSchema,
@@ -213,7 +213,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     summary: "List the API requests your tenant made since the last reset, oldest first (never a header)",
     description:
       "Your tenant's API requests, oldest first: the latest 10,000, kept apart from every other tenant's, so a busy neighbour never pushes yours out. No header is kept, and a body holding your key or a start key is shown as `[redacted]`. Behind the validating proxy (`--proxy-to`) an entry's `requestId` is the one the target answered with (the proxy's own in `proxyRequestId`), and a body over 64 KiB is kept as its first 64 KiB of text, its full size in `truncated`.",
-    response: listOf(LoggedRequestSchema),
+    response: LOGGED_REQUESTS,
     run: ({ requestsOfTenant }) => ({ data: requestsOfTenant() }),
   },
   {

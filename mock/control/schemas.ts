@@ -108,6 +108,12 @@ export function listOf<Item extends z.ZodMiniType>(item: Item) {
   return z.object({ data: z.array(item) });
 }
 
+/** `GET /__mock/requests`: the request log's entries (with what adapters attach beside, as each documents it: `logEntriesWith`). */
+export const LOGGED_REQUESTS = listOf(LoggedRequestSchema);
+
+/** The request log's entries with the fields adapters attach (the server's proxy), for the server's control document. */
+export const logEntriesWith = (fields: z.ZodMiniObject) => listOf(z.extend(LoggedRequestSchema, fields.shape));
+
 /** `POST /__mock/reset`'s answer: what was reset. */
 export const ResetResult = z.object({ reset: z.literal(true), scope: z.enum(["tenant", "server"]) });
 

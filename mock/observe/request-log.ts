@@ -37,19 +37,13 @@ export const LoggedRequestSchema = z.object({
   durationMs: z.number(),
   /** The tenant of the request's API key; null when it had no known key. */
   tenantId: z.nullable(OpaqueId),
-  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
-  violations: z.optional(z.array(z.string())),
-  /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
-  answeredBy: z.optional(z.enum(["target", "mock"])),
-  /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id`. */
-  proxyRequestId: z.optional(z.string()),
-  /** The validating proxy only: the full size in bytes of each body longer than the log keeps (64 KiB); that body's field holds its first bytes as text. */
-  truncated: z.optional(z.object({ requestBody: z.optional(z.int()), responseBody: z.optional(z.int()) })),
 });
 
 /**
  * One answered request, as `api.requests` and `GET /__mock/requests` list it: never a header, so
- * never the API key. Its type is its schema's output, under its own name.
+ * never the API key. Its type is its schema's output, under its own name. What an adapter attached
+ * (`Exchange.set`: the validating proxy's `violations`, `answeredBy`, ...) stands beside these
+ * fields, as that adapter documents it; the log never reads it.
  */
 export interface LoggedRequest extends z.output<typeof LoggedRequestSchema> {}
 

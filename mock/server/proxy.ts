@@ -14,6 +14,7 @@
  * steps, the mock's own.
  * @module
  */
+import * as z from "zod/mini";
 import { API_KEY_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId } from "../../src/operation-table.js";
 import { createRedactor } from "../../src/redact.js";
@@ -36,17 +37,24 @@ export interface SeenExchange {
 /** The namespace of what the proxy attaches to a request's log entry (`Exchange.set`). */
 export const PROXY = "proxy";
 
-/** What the proxy attaches to a request's log entry: the log stores it, the server's request hook reads it. */
-export interface ProxyLogFields {
-  /** What the request or the answer broke of the API's contract. */
-  readonly violations: readonly string[];
-  /** Who answered: the target, or the mock (`--fallback`). */
-  readonly answeredBy: "target" | "mock";
-  /** The ID the proxy gave the request, when the target answered with its own `x-request-id`. */
-  readonly proxyRequestId: string;
-  /** The full size in bytes of each body kept cut short. */
-  readonly truncated: { readonly requestBody?: number; readonly responseBody?: number };
-}
+/**
+ * What the proxy attaches to a request's log entry (the log stores it and never reads it; the
+ * server's request hook reads it back), as `GET /__mock/requests` shows it beside the entry's own
+ * fields and the server's control document describes it.
+ */
+export const ProxyLogSchema = z.object({
+  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
+  violations: z.optional(z.array(z.string())),
+  /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
+  answeredBy: z.optional(z.enum(["target", "mock"])),
+  /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id`. */
+  proxyRequestId: z.optional(z.string()),
+  /** The validating proxy only: the full size in bytes of each body longer than the log keeps (64 KiB); that body's field holds its first bytes as text. */
+  truncated: z.optional(z.object({ requestBody: z.optional(z.int()), responseBody: z.optional(z.int()) })),
+});
+
+/** What the proxy attaches to a request's log entry. */
+export type ProxyLogFields = z.output<typeof ProxyLogSchema>;
 
 /** How the proxy works. */
 export interface ProxyOptions {
@@ -100,7 +108,7 @@ const isMissingRoute = (status: number, headers: Headers) =>
 
 /** The mock answers: the request goes on to the mock's own steps, its entry marked as the mock's. */
 function fallBack(x: Exchange, next: Next) {
-  x.set(PROXY, { answeredBy: "mock" } satisfies Partial<ProxyLogFields>);
+  x.set(PROXY, { answeredBy: "mock" } satisfies ProxyLogFields);
   return next(x);
 }
 
@@ -176,7 +184,7 @@ export function proxyStep(options: ProxyOptions): Step {
       }),
       headers: passed,
     };
-    const fields: Partial<ProxyLogFields> = {
+    const fields: ProxyLogFields = {
       violations,
       answeredBy: "target",
       // The ID the client received: the target's, the proxy's own beside it.
