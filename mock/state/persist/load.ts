@@ -29,15 +29,17 @@ function rebuild(store: Store, saved: TenantSnapshot, journal: Journal = store.j
     const { schema, references, shared = {} } = rowOf(name);
     const owned = "tenantId" in schema.shape;
     const into = tenant[name] as Collection<object>;
+    const named = Object.entries(references);
+    const common = Object.entries(shared);
     for (const record of saved[name] as readonly Record<string, unknown>[]) {
       if (owned) record["tenantId"] = tenantId;
-      for (const [field, target] of Object.entries(references)) {
-        const named = (tenant[target as typeof name] as Collection<object>).get(record[field] as string) as Record<string, unknown> | undefined;
-        if (named === undefined) continue;
-        record[field] = keyOf(target as typeof name, named);
-        if (record["createdAt"] === named["createdAt"]) record["createdAt"] = named["createdAt"];
+      for (const [field, target] of named) {
+        const other = (tenant[target as typeof name] as Collection<object>).get(record[field] as string) as Record<string, unknown> | undefined;
+        if (other === undefined) continue;
+        record[field] = keyOf(target as typeof name, other);
+        if (record["createdAt"] === other["createdAt"]) record["createdAt"] = other["createdAt"];
       }
-      for (const [field, value] of Object.entries(shared)) if (record[field] === value) record[field] = value;
+      for (const [field, value] of common) if (record[field] === value) record[field] = value;
       into.set(keyOf(name, record), record);
     }
   }

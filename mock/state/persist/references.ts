@@ -34,16 +34,19 @@ export function danglingReference(state: StateSnapshot & { readonly apiKeys?: Sa
     for (const collection of COLLECTION_NAMES) {
       const { schema, references } = rowOf(collection);
       const owned = "tenantId" in schema.shape;
-      for (const [i, record] of (part[collection] as readonly Record<string, unknown>[]).entries()) {
-        const found = (field: string, detail: string): DanglingReference => ({
-          pointer: `/tenants/${t}/${collection}/${i}/${field}`,
-          detail,
-          record: { tenantId, collection, id: keyOf(collection, record), field },
-        });
-        if (owned && record["tenantId"] !== tenantId) return found("tenantId", "is not the tenant it is stored under");
-        for (const [field, target] of Object.entries(references)) {
+      const named = Object.entries(references);
+      const found = (i: number, record: Record<string, unknown>, field: string, detail: string): DanglingReference => ({
+        pointer: `/tenants/${t}/${collection}/${i}/${field}`,
+        detail,
+        record: { tenantId, collection, id: keyOf(collection, record), field },
+      });
+      const list = part[collection] as readonly Record<string, unknown>[];
+      for (let i = 0; i < list.length; i++) {
+        const record = list[i]!;
+        if (owned && record["tenantId"] !== tenantId) return found(i, record, "tenantId", "is not the tenant it is stored under");
+        for (const [field, target] of named) {
           const value = record[field];
-          if (value !== null && !keysOf(target!).has(value as string)) return found(field, "names no record of the tenant");
+          if (value !== null && !keysOf(target!).has(value as string)) return found(i, record, field, "names no record of the tenant");
         }
       }
     }
