@@ -1,6 +1,6 @@
 import type * as z from "zod/mini";
 import type { WebhookEvent as WebhookEventBody } from "../../src/schemas/index.js";
-import type { AttemptFailureReasonSchema, DeliveryAttemptSchema, DeliverySchema, DeliveryStatusSchema } from "./schemas.js";
+import type { DeliveryAttemptSchema, DeliverySchema } from "./schemas.js";
 
 /** A subscription as the dispatcher needs it: where to send, how to sign, what it wants. */
 export interface WebhookTarget {
@@ -65,11 +65,18 @@ export interface WebhookDispatcherOptions extends WebhookOptions {
   onChange?: (change: WebhookChange) => void;
 }
 
-/** Why an attempt failed, as a word (see `AttemptFailureReasonSchema`). */
-export type AttemptFailureReason = z.output<typeof AttemptFailureReasonSchema>;
+/**
+ * Why an attempt failed: `status` (a non-2xx answer), `redirect` (3xx, never followed), `timeout`,
+ * `refused` (connection refused), `dns` (the host name did not resolve), `tls` (the TLS handshake or
+ * certificate failed), `network` (another network error) or `signing` (the secret is malformed).
+ */
+export type AttemptFailureReason = NonNullable<DeliveryAttempt["reason"]>;
 
-/** Where a delivery stands (see `DeliveryStatusSchema`). */
-export type DeliveryStatus = z.output<typeof DeliveryStatusSchema>;
+/**
+ * Where a delivery stands: `pending` (an attempt is due at `nextAttemptAt`), `succeeded`,
+ * `failed` (all 8 attempts failed) or `cancelled` (its subscription was deactivated).
+ */
+export type DeliveryStatus = Delivery["status"];
 
 /** One HTTP attempt to deliver an event to a subscription (see `DeliveryAttemptSchema`). */
 export interface DeliveryAttempt extends Readonly<z.output<typeof DeliveryAttemptSchema>> {}
