@@ -57,7 +57,7 @@ export interface ControlContext extends Pick<RouteContext, "params" | "request" 
 }
 
 /** One route of the control API: what the route table needs, and what the OpenAPI document says of it. */
-export interface ControlRoute extends Pick<Route, "path" | "query" | "public"> {
+export interface ControlRoute extends Pick<Route, "path" | "query" | "public" | "session"> {
   readonly method: "GET" | "POST" | "DELETE";
   /** Names the route in the OpenAPI document. */
   readonly operationId: string;

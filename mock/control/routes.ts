@@ -228,6 +228,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: "POST",
     path: "/__mock/faults",
+    session: true,
     operationId: "injectFault",
     summary: "Arm a fault (status, latency, dropped connection, malformed body) for your tenant's next API calls, or only those a match names",
     description:
@@ -244,6 +245,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: "DELETE",
     path: "/__mock/faults",
+    session: true,
     operationId: "clearFaults",
     summary: "Disarm every fault of your tenant",
     description: "Disarms every fault of your tenant; other tenants' faults stay armed.",

@@ -10,7 +10,7 @@
 
 import * as z from "zod/mini";
 import { OPERATIONS } from "../../src/operation-table.js";
-import { REDACTED } from "../../src/redact.js";
+import { holdsSecret, REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
 import { utf8Length } from "../lib/utf8.js";
@@ -95,13 +95,12 @@ export interface RequestLog {
 }
 
 /**
- * Whether `value` holds a secret in any string or object key, read from its canonical JSON (the
- * one walker of JSON values, without recursion): the secret as written, or JSON-escaped.
+ * Whether `value` holds a secret in any string or object key, in any form (raw, escaped, encoded:
+ * the SDK's one check, `holdsSecret`), read from its canonical JSON (the one walker of JSON values,
+ * without recursion).
  */
-function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
-  if (value === undefined) return false;
-  const text = canonicalJson(value);
-  return secrets.some((secret) => text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)));
+function bodyHoldsSecret(value: unknown, secrets: readonly string[]): boolean {
+  return value !== undefined && holdsSecret(canonicalJson(value), secrets);
 }
 
 /** The secrets a log entry is checked against before it is handed out. */
@@ -180,8 +179,8 @@ export function createRequestLog(secrets: LogSecrets = { all: () => [], of: () =
   const clean = (stored: StoredRequest, known: readonly string[]): LoggedRequest => {
     const entry = withExtensions(stored);
     if (known.length === 0) return entry;
-    const request = holdsSecret(entry.requestBody, known);
-    const response = holdsSecret(entry.responseBody, known);
+    const request = bodyHoldsSecret(entry.requestBody, known);
+    const response = bodyHoldsSecret(entry.responseBody, known);
     if (!request && !response) return entry;
     return { ...entry, ...(request && { requestBody: REDACTED }), ...(response && { responseBody: REDACTED }) };
   };

@@ -16,6 +16,7 @@ import type { ControlRoute } from "../control/route.js";
 import { CONTROL_ROUTES } from "../control/routes.js";
 import { LOGGED_REQUESTS, logEntriesWith } from "../control/schemas.js";
 import { NO_BODY } from "../pipeline/body.js";
+import { mayWriteState } from "../pipeline/route.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
 import { OPERATION_DOCS, type OperationDocs } from "./operation-docs.js";
 import { errorResponseComponents, errorResponses, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from "./responses.js";
@@ -156,7 +157,7 @@ function controlErrors(route: ControlRoute): Record<string, unknown> {
   ]);
   const own = Object.fromEntries(Object.entries(refuses).map(([status, description]) => [status, problemResponse(description!)]));
   // The handler refuses a route that may write while the server's state file cannot be written, and undoes one whose change it could not write.
-  const writes = route.method !== "GET" && route.public !== true;
+  const writes = mayWriteState(route);
   const kept = writes ? { 503: problemResponse(NOT_PERSISTED, RETRY_AFTER_HEADER) } : {};
   return Object.fromEntries(Object.entries({ ...shared, ...own, ...kept }).sort(([a], [b]) => Number(a) - Number(b)));
 }

@@ -59,6 +59,11 @@ export interface Route {
   /** True for a route that takes no API key (a document, the console's files, the inbox's receiver). */
   readonly public?: true;
   /**
+   * True for a route that changes only what a session holds, never the state a state file keeps
+   * (the faults armed): it is answered while the file cannot be written, as a read is.
+   */
+  readonly session?: true;
+  /**
    * Its body: a schema validates the JSON body (400 listing every failing field); `"json"`
    * parses it and leaves validation to `run`; `"raw"` hands over the bytes. Without it a route
    * (other than GET) takes no body: none, an empty one, or `{}`.
@@ -71,3 +76,11 @@ export interface Route {
   /** Answers the request. */
   run(context: RouteContext): Reply | Promise<Reply>;
 }
+
+/**
+ * Whether a route may change the state a state file keeps, so that it needs the file written:
+ * any but a read, a public route (the inbox's receiver, whose messages are not kept) and a route
+ * of the session (arming a fault).
+ */
+export const mayWriteState = (route: Pick<Route, "method" | "public" | "session">): boolean =>
+  route.method !== "GET" && route.public !== true && route.session !== true;

@@ -32,6 +32,8 @@ export interface SeenExchange {
   readonly status: number;
   readonly requestBody: unknown;
   readonly responseBody: unknown;
+  /** What the request or the answer broke of the API's contract, as logged (`body /customName invalid_type`). */
+  readonly violations: readonly string[];
 }
 
 /** The namespace of what the proxy attaches to a request's log entry (`Exchange.set`). */
@@ -160,10 +162,23 @@ export function proxyStep(options: ProxyOptions): Step {
     const responseBody = parseJson(text);
     const violations = [
       ...(row.method === "GET" ? [] : requestViolations(row.name, requestBody)),
-      ...answerViolations(row.name, { status: response.status, headers: response.headers, body: responseBody }, requestBody),
+      // A HEAD answer is GET's without its body: its status and headers are checked, not its (empty) body.
+      ...answerViolations(
+        row.name,
+        { status: response.status, headers: response.headers, body: responseBody, head: request.method === "HEAD" },
+        requestBody,
+      ),
       ...(redactor?.holds(text) ? ["the answer carries the API key sent"] : []),
     ];
-    onExchange?.({ operation: row.name, status: response.status, requestBody: clean(requestBody), responseBody: clean(responseBody) });
+    // A violation may quote what the target sent (a header's value, a property's name).
+    const shownViolations = clean(violations);
+    onExchange?.({
+      operation: row.name,
+      status: response.status,
+      requestBody: clean(requestBody),
+      responseBody: clean(responseBody),
+      violations: shownViolations,
+    });
     const passed: Record<string, string> = {};
     for (const [name, value] of response.headers) if (!DROPPED.has(name)) passed[name] = value;
     const sent = loggedBody(requestText, requestBody);
@@ -185,7 +200,7 @@ export function proxyStep(options: ProxyOptions): Step {
       headers: passed,
     };
     const fields: ProxyLogFields = {
-      violations,
+      violations: shownViolations,
       answeredBy: "target",
       // The ID the client received: the target's, the proxy's own beside it.
       ...(seenId !== null && seenId !== x.requestId && { proxyRequestId: x.requestId }),

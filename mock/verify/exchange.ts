@@ -18,6 +18,8 @@ export interface CheckedAnswer {
   readonly headers: Headers;
   /** The body parsed as JSON, or its text when it is not JSON. */
   readonly body: unknown;
+  /** The answer to a `HEAD` request: its status and headers are checked, its body (none) is not. */
+  readonly head?: boolean;
 }
 
 /** The row of the operation table of an operation. */
@@ -49,7 +51,7 @@ const isJson = (type: string | null) => type !== null && /^application\/(?:[\w.+
  * What an answer breaks of the operation's contract: a status the operation never answers, a
  * missing `x-request-id`, a success body outside the result schema, a problem body outside RFC
  * 9457's shape (its `status` and `requestId` agreeing with the answer), or a success for a request
- * that breaks the request schema.
+ * that breaks the request schema. A `HEAD` answer has no body: its status and headers only.
  * @param operation - the operation the request was for
  * @param answer - the answer
  * @param requestBody - the request's parsed JSON body, when it had one
@@ -58,22 +60,22 @@ const isJson = (type: string | null) => type !== null && /^application\/(?:[\w.+
 export function answerViolations(operation: OperationId, answer: CheckedAnswer, requestBody?: unknown): string[] {
   const route = tableRow(operation);
   const found: string[] = [];
-  const { status, headers, body } = answer;
+  const { status, headers, body, head = false } = answer;
   const requestId = headers.get(REQUEST_ID_HEADER);
   if (requestId === null) found.push(`no ${REQUEST_ID_HEADER} header`);
   const type = headers.get("content-type");
   if (status === route.success) {
     if (!isJson(type)) found.push(`status ${status} with content-type ${type ?? "none"}, not JSON`);
     // The spec's closed lists (event kinds), not the SDK's forward-compatible reading of them.
-    found.push(...schemaProblems(closedLists(route.result), body).map((problem) => `body ${problem}`));
+    if (!head) found.push(...schemaProblems(closedLists(route.result), body).map((problem) => `body ${problem}`));
     if (route.request !== undefined && requestViolations(operation, requestBody).length > 0)
       found.push(`status ${status} for a request the schema refuses (${requestViolations(operation, requestBody).join(", ")})`);
   } else if ((route.errors as readonly number[]).includes(status)) {
     if (type?.split(";")[0]?.trim().toLowerCase() !== PROBLEM_CONTENT_TYPE)
       found.push(`status ${status} with content-type ${type ?? "none"}, not ${PROBLEM_CONTENT_TYPE}`);
-    const problems = schemaProblems(ProblemDetails, body);
+    const problems = head ? [] : schemaProblems(ProblemDetails, body);
     found.push(...problems.map((problem) => `problem body ${problem}`));
-    if (problems.length === 0) {
+    if (!head && problems.length === 0) {
       const problem = body as ProblemDetails;
       if (problem.status !== status) found.push(`problem body /status ${problem.status}, but the answer's status is ${status}`);
       if (requestId !== null && problem.requestId !== requestId) found.push(`problem body /requestId differs from the ${REQUEST_ID_HEADER} header`);

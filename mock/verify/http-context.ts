@@ -8,6 +8,7 @@
 import { API_KEY_HEADER } from "../../src/headers.js";
 import { createRedactor, type Redactor } from "../../src/redact.js";
 import { jsonOrText } from "../lib/canonical-json.js";
+import { createPace, type Pace } from "./pace.js";
 import type { Answer, Exchange, KeyChoice, SendOptions, SentRequest, VerifyContext } from "./rule.js";
 
 /** What the harness needs. */
@@ -22,8 +23,10 @@ export interface HttpContextOptions {
   readonly maxRequests: number;
   /** The budget a report names when it is spent (default `maxRequests`; `runVerify` names the whole run's). */
   readonly budgetShown?: number;
-  /** At most this many requests per second. */
+  /** At most this many requests in any one-second window (see {@link createPace}). */
   readonly rate: number;
+  /** The pace to keep (default a new one at `rate`): `runVerify` shares one between the rules and the restore. */
+  readonly pace?: Pace;
   /** Each request gives up after this many milliseconds (default 10 000). */
   readonly timeoutMs?: number;
   /** Stops before the next request (the one in flight ends first). */
@@ -61,8 +64,6 @@ export interface HttpContext extends VerifyContext {
   /** Requests sent so far. */
   readonly sent: number;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A random word of 24 hex digits. */
 const randomWord = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -104,19 +105,13 @@ export function createHttpContext(options: HttpContextOptions): HttpContext {
   const exchanges: Exchange[] = [];
   const echoes: Exchange[] = [];
   const memo = new Map<string, Promise<unknown>>();
-  const interval = 1000 / rate;
+  const pace = options.pace ?? createPace(rate);
   let sent = 0;
-  let nextAt = 0;
 
   async function call(method: string, path: string, sendOptions: SendOptions = {}): Promise<Exchange> {
     if (signal?.aborted) throw new Interrupted();
     if (sent >= maxRequests) throw new BudgetSpent(options.budgetShown ?? maxRequests);
     const key = sendOptions.key ?? "caller";
-    const wait = nextAt - performance.now();
-    if (wait > 0) await sleep(wait);
-    if (signal?.aborted) throw new Interrupted();
-    nextAt = performance.now() + interval;
-    sent += 1;
     const headers = new Headers({ accept: "application/json", ...sendOptions.headers });
     const value = keys[key];
     if (value !== undefined) headers.set(API_KEY_HEADER, value);
@@ -126,14 +121,20 @@ export function createHttpContext(options: HttpContextOptions): HttpContext {
     let response: Response;
     let text: string;
     try {
-      response = await send(`${base}${path}`, {
-        method,
-        headers,
-        ...(body !== undefined && { body: body as BodyInit }),
-        signal: AbortSignal.timeout(timeoutMs),
+      [response, text] = await pace.run(async () => {
+        // Ctrl+C while waiting for the pace: nothing is sent.
+        if (signal?.aborted) throw new Interrupted();
+        sent += 1;
+        const answered = await send(`${base}${path}`, {
+          method,
+          headers,
+          ...(body !== undefined && { body: body as BodyInit }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        return [answered, await answered.text()] as const;
       });
-      text = await response.text();
     } catch (error) {
+      if (error instanceof Interrupted) throw error;
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       throw new Unreachable(`${method} ${base}${redact(path)} failed: ${cause}`);
     }

@@ -138,49 +138,94 @@ export async function setKnown(
 /** What became of the given subscription. */
 export interface RestoreOutcome {
   readonly subscription: string;
-  /** True only when the answers show it holds what the first read found (or it was never changed). */
+  /**
+   * True only when a read-back (`PATCH {}`) answered the `url`, `events` and `active` the first
+   * read found, or when no request reached the subscription at all.
+   */
   readonly ok: boolean;
   readonly detail: string;
+  /** What the last read-back answered, when it answered all three values (what the subscription holds now, as far as verify saw). */
+  readonly readBack?: SubscriptionValues;
 }
 
-/** The requests a restore takes: the write of the values found, and a read that shows them kept. */
-export const RESTORE_REQUESTS = 2;
+/**
+ * The most requests a restore sends: a read-back, the write of the values found, a read-back, and
+ * one more write and read-back when an answer was lost.
+ */
+export const RESTORE_REQUESTS = 5;
 
 /**
- * Puts the subscription back to what the first read found and shows it: one PATCH of `url`,
- * `active` and (when it was a list) `events`, whose answer must show them, then `PATCH {}`, whose
- * answer must show them still. That second answer is the evidence for the first read too: the
- * first read was `PATCH {}` on these same values, so a deployment that keeps them now kept them
- * then. A subscription whose events read `null` cannot be shown: no request can set a list and
- * put `null` back, so a deployment whose `PATCH {}` resets `events` to `null` looks the same.
+ * Puts the subscription back to what the first read found, and shows it. Whatever the rules did
+ * (a write whose answer was lost may have been applied), it reads the subscription back with
+ * `PATCH {}`; when anything differs it writes `url`, `active` and (when it was a list) `events`
+ * with one PATCH and reads back again. It is restored only when a read-back shows it: a
+ * read-back is `PATCH {}` on the values the first read was made on, so a deployment that keeps
+ * them now kept them then. A lost answer (network error, timeout, reset) is followed by another
+ * read-back, and a write whose answer was lost by another write, within {@link RESTORE_REQUESTS}.
+ * A subscription whose events read `null` cannot be shown once written: no request can set a
+ * list and put `null` back, so a deployment whose `PATCH {}` resets `events` to `null` looks the same.
  * @param send - sends one request (outside the rules' budget, never interrupted)
  * @param subscription - the subscription's ID
  * @param found - the first read's values
- * @param changed - whether any rule changed the subscription
  */
 export async function restoreSubscription(
   send: (json: unknown) => Promise<Exchange>,
   subscription: string,
   found: SubscriptionValues,
-  changed: boolean,
 ): Promise<RestoreOutcome> {
-  const back = (detail: string) => ({ subscription, ok: false, detail: `${detail}; put it back by hand to ${shown(found)}` });
-  if (!changed) return { subscription, ok: true, detail: "read with PATCH {} only, never changed" };
-  try {
-    const write = await send({ url: found.url, active: found.active, ...(found.events !== null && { events: found.events }) });
-    if (!same(write.answer.status < 300 ? valuesOf(write.answer.body) : undefined, found))
-      return back(`restoring answered ${write.answer.status} ${shown(valuesOf(write.answer.body) ?? write.answer.body)}`);
-    const read = await send({});
-    if (!same(read.answer.status < 300 ? valuesOf(read.answer.body) : undefined, found))
-      return back(
-        `restored, but PATCH {} then answered ${read.answer.status} ${shown(valuesOf(read.answer.body) ?? read.answer.body)} (request ${read.answer.headers.get(REQUEST_ID_HEADER)}): PATCH {} changes it, so the first read may not have shown what it held`,
+  let requests = 0;
+  let lost: Error | undefined;
+  let readBack: SubscriptionValues | undefined;
+  /** What the last write's answer showed (`undefined`: none written, or its answer was lost). */
+  let written: Exchange | undefined;
+  let wrote = false;
+  const attempt = async (json: unknown): Promise<Exchange | undefined> => {
+    requests += 1;
+    try {
+      const exchange = await send(json);
+      lost = undefined;
+      return exchange;
+    } catch (error) {
+      lost = error as Error;
+      return undefined;
+    }
+  };
+  const outcome = (ok: boolean, detail: string): RestoreOutcome => ({
+    subscription,
+    ok,
+    detail: ok ? detail : `${detail}; put it back by hand to ${shown(found)}`,
+    ...(readBack && { readBack }),
+  });
+  const answered = (exchange: Exchange) => `${exchange.answer.status} ${shown(valuesOf(exchange.answer.body) ?? exchange.answer.body)}`;
+  while (requests < RESTORE_REQUESTS) {
+    const read = await attempt({});
+    if (read === undefined) continue;
+    const values = read.answer.status < 300 ? valuesOf(read.answer.body) : undefined;
+    readBack = values;
+    if (same(values, found)) {
+      if (!wrote) return outcome(true, "read back with PATCH {}: it holds the url, events and active the first read found");
+      if (found.events === null)
+        return outcome(
+          false,
+          "url and active restored, but its events read null (every kind) at the first read: no request can set null, so verify cannot show that the first read (PATCH {}) did not reset a list",
+        );
+      return outcome(true, "restored to its url, events and active (shown by the answers)");
+    }
+    if (values === undefined) return outcome(false, `reading it back with PATCH {} answered ${answered(read)}`);
+    if (written !== undefined)
+      return outcome(
+        false,
+        same(valuesOf(written.answer.body), found)
+          ? `restored, but PATCH {} then answered ${answered(read)} (request ${read.answer.headers.get(REQUEST_ID_HEADER)}): PATCH {} changes it, so the first read may not have shown what it held`
+          : `restoring answered ${answered(written)}, and PATCH {} then ${answered(read)}`,
       );
-    if (found.events === null)
-      return back(
-        "url and active restored, but its events read null (every kind) at the first read: no request can set null, so verify cannot show that the first read (PATCH {}) did not reset a list",
-      );
-    return { subscription, ok: true, detail: "restored to its url, events and active (shown by the answers)" };
-  } catch (error) {
-    return back(`restoring failed (${(error as Error).message})`);
+    if (requests >= RESTORE_REQUESTS) break;
+    wrote = true;
+    written = await attempt({ url: found.url, active: found.active, ...(found.events !== null && { events: found.events }) });
+    if (written !== undefined && written.answer.status >= 300) return outcome(false, `restoring answered ${answered(written)}`);
   }
+  return outcome(
+    false,
+    `no read-back showed it restored in ${RESTORE_REQUESTS} requests (last: ${lost === undefined ? `PATCH {} answered ${shown(readBack)}` : `restoring failed (${lost.message})`})`,
+  );
 }

@@ -4,7 +4,7 @@
  * report never had one.
  * @module
  */
-import type { RuleResult, VerifyReport } from "./run.js";
+import { EXIT_INCOMPLETE, type RuleResult, type VerifyReport } from "./run.js";
 
 const MARKS: Readonly<Record<RuleResult["status"], string>> = { passed: "pass", failed: "FAIL", skipped: "skip", "not run": "----" };
 
@@ -69,7 +69,9 @@ export function formatReport(report: VerifyReport): string {
         : "Result: pass (mock-decision failures do not fail without --strict: tests against the mock may mislead there)"
       : report.exitCode === 1
         ? "Result: FAIL"
-        : "Result: could not complete the run",
+        : report.exitCode === EXIT_INCOMPLETE
+          ? `Result: incomplete: ${s.notRun} ${s.notRun === 1 ? "rule" : "rules"} not run (the request budget, --max-requests ${report.maxRequests}, was spent; raise it)`
+          : "Result: could not complete the run",
   );
   return `${lines.join("\n")}\n`;
 }

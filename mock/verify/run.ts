@@ -2,14 +2,16 @@
  * `runVerify`: runs every contract rule black box against a deployment and reports each as
  * passed, failed, skipped (an input is missing, or the data does not allow it) or not run (the
  * budget was spent, the run was interrupted). A failure at any step fails its rule and the run
- * goes on. The subscription it is given is read first and put back to its `url`, `events` and
- * `active` at the end, whatever happened in between, and the report says "restored" only when the
- * answers show it.
+ * goes on. The subscription it is given is read first, read back at the end whatever happened in
+ * between (a write whose answer was lost may have been applied) and put back to its `url`, `events`
+ * and `active` when anything differs; the report says "restored" only when a read-back shows it. A
+ * run whose budget left rules not run is incomplete (exit code 3), never a pass.
  * @module
  */
 import type { OperationId } from "../../src/operation-table.js";
-import { BudgetSpent, createHttpContext, type HttpContextOptions, Interrupted, Unreachable } from "./http-context.js";
+import { BudgetSpent, createHttpContext, type HttpContext, type HttpContextOptions, Interrupted, Unreachable } from "./http-context.js";
 import { firstRead, RESTORE_REQUESTS, type RestoreOutcome, restoreSubscription, subscriptionPath } from "./inputs.js";
+import { createPace } from "./pace.js";
 import { type ContractRule, type Exchange, INPUT_OPTIONS, type RuleClass, RuleFailure, RuleSkipped, type SentRequest } from "./rule.js";
 import { CONTRACT_RULES } from "./rules/index.js";
 
@@ -18,6 +20,9 @@ export const DEFAULT_MAX_REQUESTS = 600;
 
 /** The default pace, in requests per second. */
 export const DEFAULT_RATE = 10;
+
+/** The exit code of a run whose request budget left rules not run, with no failure that counts: not a pass. */
+export const EXIT_INCOMPLETE = 3;
 
 /** What became of one rule. */
 export interface RuleResult {
@@ -52,9 +57,10 @@ export interface VerifyReport {
   /**
    * 0: passed; 1: a failure that counts (spec failures; every failure with `strict`); 2: the run
    * could not be done or completed (unreachable, interrupted, an input the deployment does not
-   * know, a subscription not shown restored).
+   * know, a subscription not shown restored); 3: incomplete, the request budget was spent with
+   * rules not run and no failure that counts ({@link EXIT_INCOMPLETE}).
    */
-  readonly exitCode: 0 | 1 | 2;
+  readonly exitCode: 0 | 1 | 2 | typeof EXIT_INCOMPLETE;
 }
 
 /** How to run. */
@@ -97,7 +103,9 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const started = performance.now();
   // The restore's requests are kept back from the rules' budget, so the budget holds with them.
   const reserve = subscription === undefined ? 0 : RESTORE_REQUESTS;
-  const context = createHttpContext({ ...options, maxRequests: maxRequests - reserve, budgetShown: maxRequests, rate });
+  // One pace for the whole run: the restore keeps it with the rules.
+  const pace = createPace(rate);
+  const context = createHttpContext({ ...options, maxRequests: maxRequests - reserve, budgetShown: maxRequests, rate, pace });
   const results: RuleResult[] = [];
   const inputProblems = new Set<string>();
   let stopped: string | undefined;
@@ -142,32 +150,16 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   let restore: RestoreOutcome | undefined;
   let restoreRequests = 0;
   if (subscription !== undefined) {
-    const found = context.exchanges().length > 0 ? (await firstRead(context).catch(() => undefined))?.values : undefined;
-    if (found === undefined) restore = { subscription, ok: true, detail: "never changed (it could not be read)" };
-    else {
-      const path = subscriptionPath(subscription);
-      const changed = context
-        .exchanges()
-        .some(
-          ({ request, answer }) =>
-            request.method === "PATCH" &&
-            request.path === path &&
-            request.key === "caller" &&
-            answer.status < 300 &&
-            typeof request.body === "object" &&
-            request.body !== null &&
-            Object.keys(request.body).length > 0,
-        );
-      // Never interrupted, at the run's pace, outside the rules' budget.
-      const { signal: _ignored, ...rest } = options;
-      const restoring = createHttpContext({ ...rest, maxRequests: RESTORE_REQUESTS, rate });
-      await new Promise((resolve) => setTimeout(resolve, 1000 / rate));
-      restore = await restoreSubscription((json) => restoring.send("PATCH", path, { json }), subscription, found, changed);
-      restoreRequests = restoring.sent;
-    }
+    // Never interrupted, at the run's pace, outside the rules' budget.
+    const { signal: _ignored, ...rest } = options;
+    const restoring = createHttpContext({ ...rest, maxRequests: RESTORE_REQUESTS, rate, pace });
+    restore = await restoreAfter(context, restoring, subscription);
+    restoreRequests = restoring.sent;
   }
+  const notRun = results.filter((result) => result.status === "not run").length;
   const counted = results.filter((result) => result.status === "failed" && (strict || result.class === "spec"));
-  const exitCode = stopped !== undefined || restore?.ok === false || inputProblems.size > 0 ? 2 : counted.length > 0 ? 1 : 0;
+  const exitCode =
+    stopped !== undefined || restore?.ok === false || inputProblems.size > 0 ? 2 : counted.length > 0 ? 1 : notRun > 0 ? EXIT_INCOMPLETE : 0;
   return {
     baseUrl: options.baseUrl,
     strict,
@@ -180,4 +172,31 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     ...(stopped !== undefined && { stopped }),
     exitCode,
   };
+}
+
+/**
+ * The restore at the end of a run: from the first read's values, or what became of a subscription
+ * whose first read showed none.
+ */
+async function restoreAfter(context: HttpContext, restoring: HttpContext, subscription: string): Promise<RestoreOutcome> {
+  // The first read is memoized: asking again sends nothing, and gives what it gave (or threw).
+  const first = await firstRead(context).catch((error: unknown) => error as Error);
+  if (first instanceof BudgetSpent || first instanceof Interrupted)
+    return { subscription, ok: true, detail: "no request reached it (the run ended before its first read)" };
+  if (first instanceof Error)
+    return {
+      subscription,
+      ok: false,
+      detail: `its first read (PATCH {}) got no answer (${first.message}): what it held is not known; check it by hand`,
+    };
+  if (first.values === undefined && first.exchange.answer.status === 404)
+    return { subscription, ok: true, detail: "not known with this key: its first read (PATCH {}) answered 404 (an input problem)" };
+  if (first.values === undefined)
+    return {
+      subscription,
+      ok: false,
+      detail: `its first read (PATCH {}) answered ${first.exchange.answer.status} without a url, events and active verify can show, so no read-back can show it as it was; check it by hand`,
+    };
+  const path = subscriptionPath(subscription);
+  return restoreSubscription((json) => restoring.send("PATCH", path, { json }), subscription, first.values);
 }

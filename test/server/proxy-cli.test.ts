@@ -8,7 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploymentMock, INPUTS, KEYS } from "../verify/support/deployments.js";
 import { type CliProcess, startCli } from "./support/cli-process.js";
+import { startTarget, withBody } from "./support/target.js";
 
 const KEY = "pk_proxy_cli_key_0123456789";
 const PAGE_PATH = "/v0/page_groups/pagegroup_demo/pages/page_demo";
@@ -59,6 +61,61 @@ describe("prospectkit-mock --proxy-to --record, then --data", () => {
       expect(comparable(again)).toEqual(comparable(seen));
     } finally {
       await replay.stop();
+    }
+  });
+});
+
+describe("issue 40, item 4: a recording of a target that breaks the contract still loads with --data", () => {
+  it.each<[string, (body: any) => unknown, RegExp]>([
+    [
+      "customName: 42 (left out)",
+      (body) => ({ ...body, customName: 42 }),
+      /Recording \S+: left out the answer's \/customName of getPage page_v: the proxy flagged it/,
+    ],
+    [
+      "pageGroupId: 7 (the exchange skipped)",
+      (body) => ({ ...body, pageGroupId: 7 }),
+      /Recording \S+: skipped a getPage answer: it needs what the proxy flagged/,
+    ],
+  ])("a target answering %s: the report says so, and --data rec.json --no-demo starts and stops with exit 0", async (_, breaking, report) => {
+    const dir = mkdtempSync(join(tmpdir(), "prospectkit-record-flagged-"));
+    const target = await startTarget(deploymentMock(), (request, response) =>
+      response.status === 200 && request.method === "GET" ? withBody(response, breaking) : response,
+    );
+    try {
+      const file = join(dir, "rec.json");
+      const proxy = await startCli(["--port", "0", "--no-demo", "--proxy-to", target.url, "--record", file]);
+      try {
+        // A subscription the target answers as it should: the file is written whatever the page's fate.
+        const patched = await fetch(`${proxy.url}/v0/webhook_subscriptions/${INPUTS.subscription}`, {
+          method: "PATCH",
+          headers: { "x-api-key": KEYS.a, "content-type": "application/json" },
+          body: "{}",
+        });
+        expect(patched.status).toBe(200);
+        const page = await fetch(`${proxy.url}/v0/page_groups/${INPUTS.page.pageGroupId}/pages/${INPUTS.page.pageId}`, {
+          headers: { "x-api-key": KEYS.a },
+        });
+        expect(page.status).toBe(200);
+        await proxy.waitFor(`GET /v0/page_groups/${INPUTS.page.pageGroupId}/pages/${INPUTS.page.pageId} 200`);
+        expect(proxy.stdout()).toContain("VIOLATES: body /");
+      } finally {
+        expect(await proxy.stop()).toBe(0);
+      }
+      const replay = await startCli(["--port", "0", "--no-demo", "--api-key", KEYS.a, "--data", file]);
+      expect(replay.stderr()).toBe("");
+      const subscription = await fetch(`${replay.url}/v0/webhook_subscriptions/${INPUTS.subscription}`, {
+        method: "PATCH",
+        headers: { "x-api-key": KEYS.a, "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(subscription.status).toBe(200);
+      expect(await replay.stop()).toBe(0);
+      // The recording's report names what it left out or skipped.
+      expect(proxy.stdout()).toMatch(report);
+    } finally {
+      await target.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

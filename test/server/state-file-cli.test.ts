@@ -11,6 +11,8 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../src/index.js";
 import { CLI, type CliProcess, runCliToExit, startCli } from "./support/cli-process.js";
@@ -165,6 +167,37 @@ describe("--state FILE: refusals", () => {
     expect(readFileSync(path, "utf8")).toBe(text);
   });
 
+  it.each([
+    { cut: "at a record's end (the header counts more records than follow)", partial: false },
+    { cut: "in the middle of a record, with no final newline", partial: true },
+  ])(
+    "a state written whole cut short $cut stops the start (exit 2, the file, the line, N of M records) and is left byte for byte",
+    async ({ partial }) => {
+      const path = newPath();
+      const first = await start(["--state", path, "--no-webhooks"]);
+      for (const source of ["crm", "web", "import"])
+        expect((await call(first, "POST", "/v0/prospect_logs", { source, payload: {} })).status).toBe(201);
+      expect(await stop(first)).toBe(0); // the clean stop writes the state whole
+      const lines = readFileSync(path, "utf8").split("\n").slice(0, -1);
+      const total = (JSON.parse(lines[1]!) as { records: number }).records;
+      expect(total).toBe(lines.length - 2);
+      const whole = total - 3; // the last three records (three logs, or what follows them) cut off
+      const kept = lines.slice(0, whole + 2).join("\n");
+      const cut = lines[whole + 2]!;
+      writeFileSync(path, partial ? `${kept}\n${cut.slice(0, Math.floor(cut.length / 2))}` : `${kept}\n`);
+      const before = readFileSync(path);
+
+      const exit = await runCliToExit(["--port", "0", "--state", path, "--no-webhooks"]);
+
+      expect(exit.code).toBe(2);
+      expect(exit.stderr).toBe(
+        `prospectkit-mock: state file ${path}: line ${whole + 3}: the state is cut short: ${whole} of ${total} records (counted by its header, line 2) are whole; the file is left as it is\n`,
+      );
+      expect(readFileSync(path).equals(before)).toBe(true);
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    },
+  );
+
   it("a second server on the same file refuses to start (exit code 2); the first keeps answering", async () => {
     const path = newPath();
     const first = await start(["--state", path]);
@@ -196,6 +229,43 @@ describe("--state FILE: a clean stop", () => {
     }
     expect(outcomes.filter((outcome) => outcome.code !== 0 || !outcome.stopped || !outcome.unlocked)).toEqual([]);
   });
+
+  // The moment Node has booted and is about to load the CLI is told by a module it loads first
+  // (--import): the CLI's own modules load after it. A SIGTERM before that moment meets Node's
+  // start-up, which no program can listen through; the entry's first statement runs a few
+  // milliseconds later (measured on a busy machine: 19 of 20 heard 10 ms after, as for an entry
+  // of one line), while the modules before the server starts take a few hundred.
+  it.each([30, 50, 100, 200, 300, 400])(
+    "a SIGTERM %i ms after Node has booted, while the CLI loads or starts, gives the clean stop (compacted, unlocked, exit 0)",
+    async (ms) => {
+      const path = newPath();
+      const booted = join(dir, "booted.mjs");
+      writeFileSync(booted, 'import { writeSync } from "node:fs";\nwriteSync(3, "booted\\n");\n');
+      const child = spawn(
+        process.execPath,
+        ["--import", pathToFileURL(booted).href, CLI, "--port", "0", "--quiet", "--no-webhooks", "--state", path],
+        {
+          stdio: ["ignore", "pipe", "pipe", "pipe"],
+        },
+      );
+      let out = "";
+      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+      const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      await once(child.stdio[3]!, "data");
+      await sleep(ms);
+      const listening = out.includes("listening on");
+      child.kill("SIGTERM");
+      const [code, signal] = await exited;
+      expect({ code, signal, stopped: out.includes("prospectkit-mock stopped"), unlocked: !existsSync(`${path}.lock`) }).toEqual({
+        code: 0,
+        signal: null,
+        stopped: true,
+        unlocked: true,
+      });
+      expect(readFileSync(path, "utf8").split("\n")[1]).toMatch(/^\{"op":"state","records":\d+\}$/); // written whole at the stop
+      if (ms === 30) expect(listening).toBe(false); // the signal did come before the server had started
+    },
+  );
 
   it("with a create in flight (its idempotency key claimed, its answer not yet sent) leaves no stuck key", async () => {
     const path = newPath();

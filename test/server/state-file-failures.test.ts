@@ -215,7 +215,6 @@ describe("a control write the file cannot keep", () => {
       await send("POST", "/__mock/tenants"), // runs, its append fails: undone
       await send("DELETE", `/__mock/tenants/${made.tenantId}`), // refused before it runs while the file cannot be written
       await send("POST", "/__mock/reset"),
-      await send("POST", "/__mock/faults", { kind: "status", status: 500 }),
     ];
     expect(answers.map(({ status, text }) => [status, (JSON.parse(text) as { code: string }).code])).toEqual(
       answers.map(() => [503, "state_not_persisted"]),

@@ -3,7 +3,7 @@
  * state survives a restart, from the compacted file and from a journal a crash left behind; one
  * server per file, and a lock that no running prospectkit-mock holds is taken over.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -298,9 +298,20 @@ describe("one server per state file", () => {
     children.clear();
   });
 
-  const STALE: readonly [string, (path: string) => string, RegExp | null][] = [
-    ["a process that is gone (a crash)", () => "999999999\n", null],
-    ["nothing readable (cut short, edited)", () => '{"pid":', null],
+  /** The ID of a process that has exited (and been reaped). */
+  function exitedProcess(): number {
+    const done = spawnSync("true");
+    return done.pid!;
+  }
+
+  const STALE: readonly [string, (path: string) => string, RegExp][] = [
+    ["a process that is gone (a crash)", () => "999999999\n", /its lock named process 999999999, which is gone \(.*\): taken over$/],
+    [
+      "a prospectkit-mock that was killed (its start time recorded)",
+      () => `${JSON.stringify({ pid: exitedProcess(), started: "12345", token: "a-server-killed" })}\n`,
+      /its lock named process \d+, which is gone \(it crashed or was killed\): taken over$/,
+    ],
+    ["nothing readable (cut short, edited)", () => '{"pid":', /its lock named no process \(.*\): taken over$/],
     [
       "this very process, not by a server of it (left by an earlier process with its ID, as in a restarted container)",
       () => `${JSON.stringify({ pid: process.pid, started: "0", token: "an-earlier-process" })}\n`,
@@ -318,13 +329,13 @@ describe("one server per state file", () => {
     ],
   ];
 
-  it.each(STALE)("a lock naming %s is taken over", async (_name, lock, notice) => {
+  it.each(STALE)("a lock naming %s is taken over, and the notice says what it named", async (_name, lock, notice) => {
     const path = newPath();
     writeFileSync(`${path}.lock`, lock(path));
     const notices: string[] = [];
     await start(path, { onStateFileNotice: (message) => notices.push(message) });
     expect(readFileSync(`${path}.lock`, "utf8")).toMatch(new RegExp(`^(${process.pid}\\n|\\{"pid":${process.pid},)`));
-    expect(notices).toEqual(notice === null ? [] : [expect.stringMatching(notice)]);
+    expect(notices).toEqual([expect.stringMatching(notice)]);
   });
 
   it("a lock naming this process that it does not hold is taken over: a container restarted after a crash, where the server is process 1 again", async () => {

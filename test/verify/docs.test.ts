@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONTRACT_RULES, DEFAULT_MAX_REQUESTS, DEFAULT_RATE } from "../../mock/verify/index.js";
+import { CONTRACT_RULES, DEFAULT_MAX_REQUESTS, DEFAULT_RATE, formatReport, reportJson } from "../../mock/verify/index.js";
 import { INPUT_OPTIONS } from "../../mock/verify/rule.js";
 import { runVerify } from "../../mock/verify/run.js";
 import { Page, ProspectLog, ProspectLogCreate, PublishedVersion, WebhookSubscription } from "../../src/schemas/index.js";
@@ -137,5 +137,48 @@ describe("docs/contract-check.md, what it says of a run", () => {
     expect(guide).toContain(`| \`--max-requests N\` | \`${DEFAULT_MAX_REQUESTS}\` |`);
     expect(guide).toContain("A whole run with every input stays under the default. |");
     expect(guide).toContain(`against ${MUTANTS.length} single-rule mutants`);
+  });
+});
+
+describe("docs/contract-check.md, what it says of the report", () => {
+  /** Reports with every field a report can hold: a whole run (restore, summary), and one with a wrong input, interrupted. */
+  async function reports() {
+    const api = deploymentMock();
+    const options = { baseUrl: api.baseUrl, apiKey: KEYS.a, otherTenantKey: KEYS.b, rate: 100_000, fetch: deploymentFetch(api) };
+    const whole = await runVerify({ ...options, ...INPUTS });
+    const stop = new AbortController();
+    const cut = await runVerify({
+      ...options,
+      page: { pageGroupId: "pagegroup_v", pageId: "page_typo" },
+      signal: stop.signal,
+      onProgress: (_, __, rule) => rule.operation === "updateWebhookSubscription" && stop.abort(),
+    });
+    return [whole, cut] as const;
+  }
+
+  it("documents every --json field: the report's, its summary's and its restore's", async () => {
+    const documented = new Set([...guide.matchAll(/^\| `(\w+)` \| /gm)].map((match) => match[1]!));
+    const cells = guide.slice(guide.indexOf("`--json` prints the same report as JSON"));
+    const missing: string[] = [];
+    const all = await reports();
+    expect(all.flatMap((report) => Object.keys(report))).toEqual(expect.arrayContaining(["restore", "inputProblems", "stopped"]));
+    for (const report of all) {
+      const json = JSON.parse(reportJson(report)) as Record<string, unknown>;
+      for (const key of Object.keys(json)) if (!documented.has(key)) missing.push(key);
+      for (const [field, inner] of [
+        ["summary", json.summary],
+        ["restore", json.restore],
+      ] as const)
+        for (const key of Object.keys((inner as object | undefined) ?? {})) if (!cells.includes(`\`${key}\``)) missing.push(`${field}.${key}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("the request count is where it says: on the line before Result:", async () => {
+    const [whole] = await reports();
+    const lines = formatReport(whole).trimEnd().split("\n");
+    expect(lines.at(-1)).toMatch(/^Result: /);
+    expect(lines.at(-2)).toMatch(new RegExp(`; ${whole.requests} of ${DEFAULT_MAX_REQUESTS} requests, `));
+    expect(guide).toContain("`--max-requests` (the line before `Result:` says how many)");
   });
 });

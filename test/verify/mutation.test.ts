@@ -40,6 +40,7 @@ describe("verify's mutation test (the built CLI, --strict, every input)", () => 
       subscription: "webhooksubscription_v",
       ok: true,
       detail: "restored to its url, events and active (shown by the answers)",
+      readBack: { url: "https://hooks.example.com/original", events: ["form.submitted"], active: true },
     });
     expect({ code, exitCode: report.exitCode, rules: report.results.length }).toEqual({ code: 0, exitCode: 0, rules: CONTRACT_RULES.length });
   }, 120_000);

@@ -78,7 +78,11 @@ describe("verify against a deliberately wrong deployment: each deviation is the 
     ]);
     expect(report.results.filter((result) => result.status === "failed" || result.status === "not run")).toEqual([]);
     expect(report.results.filter((result) => result.status === "passed").length).toBeGreaterThan(40);
-    expect(report.restore).toEqual({ subscription: "webhooksubscription_typo", ok: true, detail: "never changed (it could not be read)" });
+    expect(report.restore).toEqual({
+      subscription: "webhooksubscription_typo",
+      ok: true,
+      detail: "not known with this key: its first read (PATCH {}) answered 404 (an input problem)",
+    });
     expect(report.exitCode).toBe(2);
     expect(formatReport(report)).toContain("Input problem: the deployment does not know --page pagegroup_v/page_typo");
   });

@@ -1,6 +1,7 @@
 /**
- * The durability step, around a route that may write (any but a read, or the inbox's receiver,
- * whose messages are not kept), where the server keeps a state file: the route runs only while
+ * The durability step, around a route that may write (any but a read, the inbox's receiver, whose
+ * messages are not kept, or a route of the session, such as arming a fault), where the server
+ * keeps a state file: the route runs only while
  * the file can be written, and its answer waits until its changes are; a 503
  * `state_not_persisted` when they could not be (they are then undone). In process, with no state
  * file attached, it lets every request through.
@@ -8,7 +9,7 @@
  */
 import type { Step } from "../exchange.js";
 import { problem, type Reply } from "../reply.js";
-import type { Route } from "../route.js";
+import { mayWriteState } from "../route.js";
 
 /** Why the server cannot keep a write now: the detail of its 503 `state_not_persisted`, and when to retry. */
 export interface NotPersisted {
@@ -29,8 +30,6 @@ export interface Durability {
   settle(): NotPersisted | null;
 }
 
-const mayWrite = (route: Route) => route.method !== "GET" && route.public !== true;
-
 const notPersisted = (requestId: string, why: NotPersisted): Reply =>
   problem(requestId, "state_not_persisted", why.detail, { headers: { "retry-after": String(why.retryAfterSeconds) } });
 
@@ -41,7 +40,7 @@ export const durability =
   (current: () => Durability | null): Step =>
   (x, next) => {
     const kept = current();
-    if (kept === null || !mayWrite(x.route!)) return next(x);
+    if (kept === null || !mayWriteState(x.route!)) return next(x);
     return kept.track(async () => {
       const refused = kept.refusal();
       if (refused !== null) return void (x.reply = notPersisted(x.requestId, refused));

@@ -3,7 +3,8 @@
  * deployment and prints what it found: a table grouped by operation (or `--json`), a JUnit file
  * for CI (`--junit FILE`), a progress line on a terminal; exit code 0 (pass), 1 (failures that
  * count), 2 (could not run or complete: a usage error, an unreachable deployment, Ctrl+C, an input
- * the deployment does not know, a subscription not shown restored). The API keys are
+ * the deployment does not know, a subscription not shown restored), 3 (incomplete: the budget left
+ * rules not run). The API keys are
  * read from the command line or the environment and sent in the `x-api-key` header only: never
  * printed, never written to a file.
  * @module
@@ -24,7 +25,7 @@ and reports each as passed, failed, skipped (an input is missing) or not run, wi
 spec (binding) or mock decision (docs/behaviour.md). With a valid key it sends only the three
 operations, or GET, HEAD and OPTIONS (safe by definition). It writes prospect log entries tagged
 "prospectkit-verify" (on prospects only the run made) and changes the --subscription, put back at
-the end: the report says "restored" only when the answers show it.
+the end: the report says "restored" only when a read-back shows it.
 
 Options:
       --base-url URL           the deployment (e.g. https://staging.example.com)
@@ -36,12 +37,13 @@ Options:
       --json                   print the report as JSON instead of a table
       --junit FILE             also write the report as JUnit XML to FILE
       --max-requests N         send at most N requests in all (default ${DEFAULT_MAX_REQUESTS})
-      --rate N                 send at most N requests per second (default ${DEFAULT_RATE})
+      --rate N                 send at most N requests in any one-second window (default ${DEFAULT_RATE})
   -h, --help                   show this help
 
 Exit code: 0 pass; 1 failures (spec; every failure with --strict), every other rule still run;
 2 could not run or complete (a usage error, an unreachable deployment, Ctrl+C, a --page or
---subscription the deployment does not know, a subscription not shown restored).`;
+--subscription the deployment does not know, a subscription not shown restored); 3 incomplete:
+the --max-requests budget was spent with rules not run (and no failure that counts).`;
 
 const OPTIONS = {
   "base-url": { type: "string" },

@@ -9,7 +9,7 @@
  *   reused), or, for a lock of an older prospectkit without a start time, one whose command line
  *   does not name prospectkit. Where there is no `/proc` (macOS, Windows) the owner refreshes the
  *   lock's modification time every few seconds, and a lock left unrefreshed for 30 s is stale.
- * A lock that is taken over from a running process says so (a notice on stderr).
+ * A lock that is taken over says which of these it was (a notice on stderr, or `onStateFileNotice`).
  * @module
  */
 import { randomBytes } from "node:crypto";
@@ -84,22 +84,20 @@ function ownerOf(lockPath: string): { owner: LockOwner | null; text: string; ref
   return { owner: null, text, refreshedMs };
 }
 
-/** Whether a lock's owner still holds it; for a stale lock of a running process, why it is not that owner. */
-function judge(lockPath: string, owner: LockOwner | null, refreshedMs: number): { live: boolean; running?: string } {
-  if (owner === null) return { live: false };
+/** Whether a lock's owner still holds it; for a stale lock, what it named (the notice says it). */
+function judge(lockPath: string, owner: LockOwner | null, refreshedMs: number): { live: true } | { live: false; named: string } {
+  if (owner === null) return { live: false, named: "no process (it is empty, cut short or edited)" };
   if (owner.pid === process.pid) {
     if (owner.token !== null && heldHere.get(lockPath) === owner.token) return { live: true };
-    return { live: false, running: "this very process (a lock left by an earlier process with its ID, as in a restarted container)" };
+    return { live: false, named: "this very process (a lock left by an earlier process with its ID, as in a restarted container)" };
   }
-  if (!alive(owner.pid)) return { live: false };
+  if (!alive(owner.pid)) return { live: false, named: `process ${owner.pid}, which is gone (it crashed or was killed)` };
   const notMock = `process ${owner.pid}, which is running but is not a prospectkit-mock (its ID was reused)`;
   const started = processStart(owner.pid);
-  if (started !== null && owner.started !== null) return started === owner.started ? { live: true } : { live: false, running: notMock };
+  if (started !== null && owner.started !== null) return started === owner.started ? { live: true } : { live: false, named: notMock };
   const named = started === null ? null : namesProspectkit(owner.pid);
-  if (named !== null) return named ? { live: true } : { live: false, running: notMock };
-  return Date.now() - refreshedMs < STALE_AFTER_MS
-    ? { live: true }
-    : { live: false, running: `${notMock.slice(0, -1)}; its lock was not refreshed)` };
+  if (named !== null) return named ? { live: true } : { live: false, named: notMock };
+  return Date.now() - refreshedMs < STALE_AFTER_MS ? { live: true } : { live: false, named: `${notMock.slice(0, -1)}; its lock was not refreshed)` };
 }
 
 /** Creates `lockPath` holding `text`, atomically (a hard link of a complete file); false when it exists. */
@@ -127,7 +125,7 @@ function create(lockPath: string, text: string, token: string): boolean {
  * Takes the state file's lock.
  * @param path - the state file, as given (named in errors)
  * @param target - the file it resolves to: the lock is `target.lock`
- * @param onNotice - told when a lock of a running process is taken over
+ * @param onNotice - told when a stale lock is taken over, and what it named
  * @returns the function that releases it (only while the lock is still this server's)
  * @throws {StateFileError} when a running prospectkit-mock holds it, or the lock cannot be created
  */
@@ -158,7 +156,7 @@ export function acquireLock(path: string, target: string, onNotice: (message: st
     } catch {
       // Another process took it over first: the next attempt sees its lock.
     }
-    if (verdict.running !== undefined) onNotice(`state file ${path}: its lock named ${verdict.running}: taken over`);
+    onNotice(`state file ${path}: its lock named ${verdict.named}: taken over`);
   }
   heldHere.set(lockPath, token);
   const refresh = setInterval(() => {

@@ -4,7 +4,8 @@
  * references at the end). Bytes after the last newline are a write the server died in (never
  * acknowledged): they are left out, and the writer cuts them off before it appends. Anything else
  * that is wrong refuses the whole file, naming the line and the JSON Pointer of the field, never
- * its value.
+ * its value; so is a state written whole holding fewer records than its header counts (a copy cut
+ * short: the server never leaves one).
  * @module
  */
 import type { CollectionName } from "../../state/collections.js";
@@ -14,8 +15,10 @@ import { StateFileError } from "./error.js";
 import { stateFs } from "./fs.js";
 import { readLines } from "./lines.js";
 
-/** A journal this many times longer than the state it ends in (plus this many lines) is compacted at start. */
-const COMPACT_AT_START = { factor: 2, slack: 10_000 };
+export { FORMAT_LINE } from "../../state/persist/decode.js";
+
+/** A file whose lines after the first outnumber `factor` times the records of the state it ends in, plus `slack`, is compacted at start (docs/server.md says so). */
+export const COMPACT_AT_START = { factor: 2, slack: 10_000 } as const;
 
 /** What a state file holds. */
 export interface StateFileContents {
@@ -67,7 +70,8 @@ export function readStateFile(path: string, target: string, limit = Number.POSIT
       if (refusal === undefined) return { ...empty, tornBytes: end };
       throw refused(path, refusal);
     }
-    const { state, records, wholeRecords, dangling } = decoder.end();
+    const { state, records, wholeRecords, dangling, cutShort } = decoder.end();
+    if (cutShort !== undefined) throw cutShortRefusal(path, cutShort);
     if (dangling !== undefined) {
       const { record } = dangling;
       const line = record === undefined ? undefined : lineOf(path, fd, read.goodBytes, record);
@@ -79,6 +83,19 @@ export function readStateFile(path: string, target: string, limit = Number.POSIT
   } finally {
     stateFs.closeSync(fd);
   }
+}
+
+/**
+ * The refusal of a state written whole that lacks records its header counts: a copy or a backup
+ * cut short (a compaction is renamed into place only once it is whole, so the server never
+ * leaves one). Only a torn line of the journal after it is a write the server died in.
+ */
+function cutShortRefusal(path: string, header: { readonly line: number; readonly records: number; readonly missing: number }): StateFileError {
+  const whole = header.records - header.missing;
+  return new StateFileError(
+    path,
+    `line ${header.line + whole + 1}: the state is cut short: ${whole} of ${header.records} records (counted by its header, line ${header.line}) are whole; the file is left as it is`,
+  );
 }
 
 /** Reads every line, turning a failed read or a line too long for one string into the file's refusal. */

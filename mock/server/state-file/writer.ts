@@ -6,8 +6,8 @@
  * fails part-way is cut back to it at once, or, if that fails too, before anything else is
  * written (so a fragment is never followed by more lines). Compaction writes the state's records
  * into `FILE.tmp`, syncs it and renames it over the file: at start (when due), at a clean stop,
- * and when the journal has outgrown the state (then instead of appending: the new file holds the
- * queued changes too). A compaction that fails removes its temporary file and leaves the file as
+ * and when the journal has outgrown the file it was appended to ({@link COMPACT_WHILE_RUNNING};
+ * then instead of appending: the new file holds the queued changes too). A compaction that fails removes its temporary file and leaves the file as
  * it was, its journal whole. Both files are created with permissions 0600: the state holds API
  * keys and signing secrets.
  * @module
@@ -22,9 +22,13 @@ import { describeFsError, stateFs } from "./fs.js";
 /** How often written changes are synced to the disk, at most. */
 export const SYNC_EVERY_MS = 1_000;
 
-/** The journal is compacted once it is this many times the size of the state (plus {@link COMPACT_SLACK_BYTES}). */
-const COMPACT_FACTOR = 2;
-const COMPACT_SLACK_BYTES = 4 * 1024 * 1024;
+/**
+ * While the server runs, the file is compacted once the lines appended since the last rewrite (or
+ * the start) pass `factor` times the file's size then, plus `slackBytes` (docs/server.md says so).
+ */
+export const COMPACT_WHILE_RUNNING = { factor: 2, slackBytes: 4 * 1024 * 1024 } as const;
+const COMPACT_FACTOR = COMPACT_WHILE_RUNNING.factor;
+const COMPACT_SLACK_BYTES = COMPACT_WHILE_RUNNING.slackBytes;
 
 /** How much text a compaction gathers before it writes it out. */
 const CHUNK_CHARS = 64 * 1024;
@@ -197,6 +201,16 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     events.resumed();
   }
 
+  /** After a write that failed part-way: marks the file to be cut back, and cuts it back now if it can (if not, before the next write). */
+  function cutBack(): void {
+    mustTruncate = true;
+    try {
+      ready();
+    } catch {
+      // the next write tries again
+    }
+  }
+
   function flush(): boolean {
     scheduled = false;
     if (queued.length === 0) return true;
@@ -208,12 +222,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
     try {
       writeAll(ready(), bytes);
     } catch (error) {
-      mustTruncate = true;
-      try {
-        ready(); // cut back now if possible; if not, before the next write
-      } catch {
-        // the next write tries again
-      }
+      cutBack();
       failing = true;
       events.lost(error);
       return false;
@@ -275,7 +284,7 @@ export function openStateWriter(target: string, save: () => SavedState, at: Open
         writeAll(file, PROBE);
         stateFs.ftruncateSync(file, goodBytes);
       } catch {
-        mustTruncate = true;
+        cutBack(); // a probe written part-way leaves no padding behind
         return false;
       }
       resumed();

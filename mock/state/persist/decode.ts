@@ -67,6 +67,8 @@ export interface DecodedState {
   readonly records: number;
   /** How many records a state written whole would take (its journal outgrew it when `records` is far above). */
   readonly wholeRecords: number;
+  /** The header of a state written whole that lacks records it counts (a copy cut short: refuse it), with its line and how many are missing. */
+  readonly cutShort: { readonly line: number; readonly records: number; readonly missing: number } | undefined;
   /** Its first reference that points nowhere, with the record that holds it: the state is then refused (name its line, then throw {@link StateTextError}). */
   readonly dangling: ReturnType<typeof danglingReference>;
 }
@@ -79,6 +81,8 @@ export function createStateDecoder() {
   const replay = startReplay();
   let records = 0;
   let started = false;
+  /** The header of the state written whole (a compaction's): its line and how many records it counts. */
+  let header: { line: number; records: number } | undefined;
   return {
     /** Whether the format line was read. */
     get started(): boolean {
@@ -93,16 +97,19 @@ export function createStateDecoder() {
       const value = parseLine(number, text);
       try {
         const record = parseStateRecord(value, COMPILED_CHECKS);
-        if (record.op === "state") expectWholeState(replay, record.records);
-        else applyChange(replay, record);
+        if (record.op === "state") {
+          expectWholeState(replay, record.records);
+          header = { line: number, records: record.records };
+        } else applyChange(replay, record);
       } catch (error) {
         throw new StateTextError(`line ${number} is not a valid record: ${invalid(error)}`);
       }
       records += 1;
     },
     end(): DecodedState {
+      const cutShort = header !== undefined && replay.appendLeft > 0 ? { ...header, missing: replay.appendLeft } : undefined;
       const state = endReplay(replay);
-      return { state, records, wholeRecords: recordCount(state), dangling: danglingReference(state) };
+      return { state, records, wholeRecords: recordCount(state), cutShort, dangling: cutShort === undefined ? danglingReference(state) : undefined };
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * A deployment over real HTTP for the built `prospectkit-mock verify`: a `node:http` server whose
- * every request goes through `handle` (a mutant, a recorder, or nothing) to the mock in process
- * (`api.fetch`). The answer goes back as the handler gave it: status, headers (HEAD keeps the
- * `content-length` of its GET) and body.
+ * every request goes through `handle` (a mutant, a recorder, a network fault, or nothing) to the
+ * mock in process (`api.fetch`). The answer goes back as the handler gave it: status, headers
+ * (HEAD keeps the `content-length` of its GET) and body; or, when the handler says `"reset"`, the
+ * connection is cut without an answer.
  */
 import { once } from "node:events";
 import { createServer } from "node:http";
@@ -12,8 +13,8 @@ import type { MockApi } from "../../../mock/index.js";
 /** Hands a request on to the mock. */
 export type Next = (request: Request) => Promise<Response>;
 
-/** What stands between the network and the mock. */
-export type Handle = (request: Request, next: Next) => Promise<Response>;
+/** What stands between the network and the mock: an answer, or `"reset"` to cut the connection without one. */
+export type Handle = (request: Request, next: Next) => Promise<Response | "reset">;
 
 /** A running deployment. */
 export interface DeploymentServer {
@@ -38,6 +39,7 @@ export async function startDeployment(api: MockApi, handle: Handle = (request, n
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
     const request = new Request(`${api.baseUrl}${req.url}`, { method: req.method!, headers, ...(body && { body }) });
     const response = await handle(request, next);
+    if (response === "reset") return void req.socket.destroy();
     const bytes = Buffer.from(await response.arrayBuffer());
     const out = Object.fromEntries([...response.headers].filter(([name]) => name !== "content-length" || req.method === "HEAD"));
     res.writeHead(response.status, req.method === "HEAD" ? out : { ...out, "content-length": String(bytes.byteLength) });
