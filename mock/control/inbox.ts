@@ -93,7 +93,7 @@ export function createInbox(state: MockState, store: () => Store, now: () => Dat
       const tenant = tenants.get(tenantId);
       if (tenant === undefined) continue;
       const subscriptions = [...ids].flatMap((id) => {
-        const record = tenant.subscriptions.get(id);
+        const record = tenant.webhookSubscriptions.get(id);
         if (record === undefined || inboxNameOf(record.url) !== name) return [];
         return [{ id, secrets: state.webhookSubscriptions.signingSecrets(id, { tenantId }) ?? [] }];
       });

@@ -20,15 +20,15 @@ import {
   ControlProspectLogQuery,
   ControlSubscriptionCreate,
   HarSchema,
-  LoggedRequestSchema,
+  LOGGED_REQUESTS,
   listOf,
   PageGroupRecordSchema,
   PageVersionRecordSchema,
   PendingFaultSchema,
   ProspectLogRecordSchema,
   ProspectRecordSchema,
-  SubscriptionRecordSchema,
   TenantStateSchema,
+  WebhookSubscriptionRecordSchema,
 } from "./schemas.js";
 import { TENANT_ROUTES } from "./tenant-routes.js";
 import { WEBHOOK_ROUTES } from "./webhook-routes.js";
@@ -177,7 +177,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       "A webhook subscription of your tenant (`events` null or omitted: every kind), with a new `whsec_` signing secret, answered here and afterwards only by `GET /__mock/webhook_subscriptions/{subscriptionId}/secret`.",
     body: ControlSubscriptionCreate,
     status: 201,
-    response: SubscriptionRecordSchema,
+    response: WebhookSubscriptionRecordSchema,
     refuses: { 400: TAKEN_ID },
     run: ({ api, tenantId, body }) => api.state.webhookSubscriptions.create({ ...body, tenantId }),
   },
@@ -216,7 +216,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     summary: "List the API requests your tenant made since the last reset, oldest first (never a credential header)",
     description:
       "Your tenant's API requests, oldest first: the latest 10,000, kept apart from every other tenant's, so a busy neighbour never pushes yours out. The `x-api-key`, `authorization`, `proxy-authorization` and `cookie` headers are never kept, and a body, header or query value holding your key or a start key is shown as `[redacted]`. A 404 or 405 one method or one path segment away from an operation's route names it in `nearMiss`. Behind the validating proxy (`--proxy-to`) an entry's `requestId` is the one the target answered with (the proxy's own in `proxyRequestId`), and a body over 64 KiB is kept as its first 64 KiB of text, its full size in `truncated`.",
-    response: listOf(LoggedRequestSchema),
+    response: LOGGED_REQUESTS,
     run: ({ requestsOfTenant }) => ({ data: requestsOfTenant() }),
   },
   {

@@ -18,17 +18,21 @@ import {
   PageVersionRecordSchema,
   ProspectLogRecordSchema,
   ProspectRecordSchema,
-  SubscriptionRecordSchema,
+  WebhookSubscriptionRecordSchema,
 } from "../state/records.js";
+import { DeliveryAttemptSchema, DeliverySchema, DeliveryStatusSchema } from "../webhooks/index.js";
 
 export {
+  DeliveryAttemptSchema,
+  DeliverySchema,
+  DeliveryStatusSchema,
   FaultOperation,
   LoggedRequestSchema,
   PageGroupRecordSchema,
   PageVersionRecordSchema,
   ProspectLogRecordSchema,
   ProspectRecordSchema,
-  SubscriptionRecordSchema,
+  WebhookSubscriptionRecordSchema,
 };
 
 const withoutTenant = { tenantId: true } as const;
@@ -59,7 +63,7 @@ export const ControlProspectLogQuery = z.strictObject({ prospectId: z.optional(O
 // Responses: the records of `api.state` (their schemas live with them, in state/records.ts), as JSON.
 
 /** A subscription as listings show it: without its signing secrets, current or previous (ask for those on their own). */
-export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secret: true, previousSecret: true });
+export const SubscriptionListingSchema = z.omit(WebhookSubscriptionRecordSchema, { secret: true, previousSecret: true });
 
 /**
  * A subscription's signing secret, handed out on request only; after a rotation also the
@@ -67,8 +71,8 @@ export const SubscriptionListingSchema = z.omit(SubscriptionRecordSchema, { secr
  */
 export const SubscriptionSecretSchema = z.object({
   id: OpaqueId,
-  secret: SubscriptionRecordSchema.shape.secret,
-  previousSecret: z.nullable(SubscriptionRecordSchema.shape.previousSecret.def.innerType),
+  secret: WebhookSubscriptionRecordSchema.shape.secret,
+  previousSecret: z.nullable(WebhookSubscriptionRecordSchema.shape.previousSecret.def.innerType),
 });
 
 /** `GET /__mock/state`: everything one tenant holds (defined below its parts). */
@@ -116,6 +120,12 @@ export function listOf<Item extends z.ZodMiniType>(item: Item) {
   return z.object({ data: z.array(item) });
 }
 
+/** `GET /__mock/requests`: the request log's entries (with what adapters attach beside, as each documents it: `logEntriesWith`). */
+export const LOGGED_REQUESTS = listOf(LoggedRequestSchema);
+
+/** The request log's entries with the fields adapters attach (the server's proxy), for the server's control document. */
+export const logEntriesWith = (fields: z.ZodMiniObject) => listOf(z.extend(LoggedRequestSchema, fields.shape));
+
 /** `POST /__mock/reset`'s answer: what was reset. */
 export const ResetResult = z.object({ reset: z.literal(true), scope: z.enum(["tenant", "server"]) });
 
@@ -126,40 +136,6 @@ export const ControlFormEvent = z.omit(FormEventInput, withoutTenant);
 
 /** A webhook event as its deliveries carry it: `{ id, type, createdAt, data }`. */
 export const WebhookEventRecordSchema = z.object({ id: OpaqueId, type: WebhookEventKind, createdAt: DateTime, data: JsonObjectSchema });
-
-/** Why an attempt failed, in one word. */
-export const AttemptFailureReasonSchema = z.enum(["status", "redirect", "timeout", "refused", "dns", "tls", "network", "signing"]);
-
-/** One HTTP attempt to deliver an event. */
-export const DeliveryAttemptSchema = z.object({
-  eventId: OpaqueId,
-  subscriptionId: OpaqueId,
-  attempt: z.int().check(z.gte(1)),
-  at: DateTime,
-  ok: z.boolean(),
-  status: z.nullable(z.int()),
-  reason: z.nullable(AttemptFailureReasonSchema),
-  error: nullableString,
-  response: nullableString,
-  durationMs: z.number().check(z.gte(0)),
-  redelivery: z.boolean(),
-});
-
-/** The states of a delivery. */
-export const DeliveryStatusSchema = z.enum(["pending", "succeeded", "failed", "cancelled"]);
-
-/** One event on its way to one subscription, with every attempt so far. */
-export const DeliverySchema = z.object({
-  eventId: OpaqueId,
-  type: WebhookEventKind,
-  tenantId: z.nullable(OpaqueId),
-  subscriptionId: OpaqueId,
-  url: z.string(),
-  body: z.string(),
-  status: DeliveryStatusSchema,
-  attempts: z.array(DeliveryAttemptSchema),
-  nextAttemptAt: z.nullable(DateTime),
-});
 
 /** `GET /__mock/webhook_deliveries` query: narrow the list to one event, subscription or status. */
 export const ControlDeliveryQuery = z.strictObject({

@@ -80,3 +80,16 @@ export function fingerprint(value: unknown): string {
   const text = canonicalJson(value);
   return cyrb53(text, 1) + cyrb53(text, 2);
 }
+
+/**
+ * A text parsed as JSON when it is JSON, else the text itself: how an answer or a forwarded body
+ * is read when nothing says it must be JSON (the proxy, the contract check).
+ * @param text - the body as text
+ */
+export function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -5,7 +5,6 @@
  * @module
  */
 import type { WebhookEventKind } from "../../src/schemas/index.js";
-import type { StateChange } from "../state/journal.js";
 import type { LoggedRequest } from "./request-log.js";
 
 /**
@@ -74,32 +73,5 @@ export function createChangeFeed(): MockChanges {
       // A snapshot: a listener that re-subscribes while hearing this must not be told twice.
       for (const set of [...listeners.values()]) tell(set, change);
     },
-  };
-}
-
-/**
- * How many writes each tenant's data has had (records stored, changed or removed), as the store's
- * journal reports them: the writes step (`pipeline/steps/writes.ts`) compares a tenant's count
- * before and after its route runs.
- */
-export interface WriteCounter {
-  /** Hears one change of the state. */
-  hear(change: StateChange): void;
-  /** How many writes a tenant's data has had. */
-  of(tenantId: string): number;
-  /** Forgets every count (a reset of the whole mock). */
-  clear(): void;
-}
-
-/** Creates a counter of each tenant's writes. */
-export function createWriteCounter(): WriteCounter {
-  const counts = new Map<string, number>();
-  const of = (tenantId: string) => counts.get(tenantId) ?? 0;
-  return {
-    hear(change) {
-      if (change.op === "put" || change.op === "delete") counts.set(change.tenantId, of(change.tenantId) + 1);
-    },
-    of,
-    clear: () => counts.clear(),
   };
 }

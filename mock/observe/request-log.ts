@@ -10,12 +10,12 @@
  */
 
 import * as z from "zod/mini";
-import { OPERATIONS, type OperationId } from "../../src/operation-table.js";
+import { OPERATIONS } from "../../src/operation-table.js";
 import { API_KEY_HEADER, holdsSecret, REDACTED } from "../../src/redact.js";
 import { DateTime, OpaqueId } from "../../src/schemas/index.js";
 import { canonicalJson } from "../lib/canonical-json.js";
+import { utf8Length } from "../lib/utf8.js";
 import { type Har, toHar } from "./har.js";
-import type { NearMiss } from "./near-miss.js";
 
 /** A 404's or 405's near miss as JSON (`NearMiss`, ./near-miss.ts): the route it most likely meant and what differed. */
 const NearMissSchema = z.object({
@@ -30,7 +30,9 @@ const NearMissSchema = z.object({
 
 /** One answered request, as JSON: never the API key (nor a credential header). */
 export const LoggedRequestSchema = z.object({
+  /** The `x-request-id` the client received: the mock's (`req_…`), or a proxied target's own. */
   requestId: z.string(),
+  /** The HTTP method. */
   method: z.string(),
   /** The URL path, without the query string. */
   path: z.string(),
@@ -54,61 +56,28 @@ export const LoggedRequestSchema = z.object({
   tenantId: z.nullable(OpaqueId),
   /** A 404 or 405 only: the route the request most likely meant (one method or one path segment away), when one is. */
   nearMiss: z.optional(NearMissSchema),
-  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract. */
-  violations: z.optional(z.array(z.string())),
-  /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
-  answeredBy: z.optional(z.enum(["target", "mock"])),
-  /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id`. */
-  proxyRequestId: z.optional(z.string()),
-  /** The validating proxy only: the full size in bytes of each body kept cut short (its field then holds the body's first bytes as text). */
-  truncated: z.optional(z.object({ requestBody: z.optional(z.int()), responseBody: z.optional(z.int()) })),
 });
 
 /**
- * One answered request, as `api.requests` and `GET /__mock/requests` list it: never the API key
- * (nor a credential header). test/sdk/type-names.test.ts proves it equals `LoggedRequestSchema`'s output.
+ * One answered request, as `api.requests` and `GET /__mock/requests` list it: never a header, so
+ * never the API key. Its type is its schema's output, under its own name. What an adapter attached
+ * (`Exchange.set`: the validating proxy's `violations`, `answeredBy`, ...) stands beside these
+ * fields, as that adapter documents it; the log never reads it.
  */
-export interface LoggedRequest {
-  /** The `x-request-id` the client received: the mock's (`req_…`), or a proxied target's own. */
-  requestId: string;
-  /** The HTTP method. */
-  method: string;
-  /** The URL path, without the query string. */
-  path: string;
-  /** The operation the route matched, or null (404, 405, outside the API). */
-  operation: OperationId | null;
-  /** The HTTP status answered; 0 when the connection was dropped (a network-error fault). */
-  status: number;
-  /** The query parameters, when the URL had any (the last value of a repeated name); a value holding a key is `[redacted]`. */
-  query?: Record<string, string> | undefined;
-  /**
-   * The request headers, lower-case names, but those that carry credentials (`x-api-key`,
-   * `authorization`, `proxy-authorization`, `cookie`); a value holding a key is `[redacted]`.
-   */
-  headers?: Record<string, string> | undefined;
-  /** The parsed JSON request body, or undefined when there was none or it was not JSON. */
-  requestBody?: unknown;
-  /** The JSON response body (a malformed-body fault: the text sent), or undefined when dropped. */
-  responseBody?: unknown;
-  /** When the request was received (the mock's clock, ISO 8601). */
-  receivedAt: string;
-  /** How long the mock took to answer, in milliseconds (real time, injected latency included). */
-  durationMs: number;
-  /** The tenant of the request's API key; null when it had no known key. */
-  tenantId: string | null;
-  /** A 404 or 405 only: the route the request most likely meant (its method, path template and operation, and the one thing that differed), when one is. */
-  nearMiss?: NearMiss | undefined;
-  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
-  violations?: string[] | undefined;
-  /** The validating proxy only: who answered, the target or the mock (`--fallback`, when the target did not). */
-  answeredBy?: "target" | "mock" | undefined;
-  /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id` (then `requestId`). */
-  proxyRequestId?: string | undefined;
-  /**
-   * The validating proxy only: the full size in bytes of each body longer than the log keeps
-   * (64 KiB); that body's field holds its first bytes as text.
-   */
-  truncated?: { requestBody?: number | undefined; responseBody?: number | undefined } | undefined;
+export interface LoggedRequest extends z.output<typeof LoggedRequestSchema> {}
+
+/** Where a stored entry keeps what adapters attached to it (`Exchange.set`): a symbol, so never one of its fields. */
+export const EXTENSIONS: unique symbol = Symbol("prospectkit.extensions");
+
+/** An entry as the log stores it: with what adapters attached, by namespace, which the log never reads. */
+export type StoredRequest = LoggedRequest & { readonly [EXTENSIONS]?: Readonly<Record<string, object>> };
+
+/** An entry as it is handed out: what adapters attached, as fields of its own (the proxy's `violations`, ...). */
+function withExtensions(entry: StoredRequest): LoggedRequest {
+  const extensions = entry[EXTENSIONS];
+  if (extensions === undefined) return entry;
+  const { [EXTENSIONS]: _, ...own } = entry;
+  return Object.assign(own, ...Object.values(extensions)) as LoggedRequest;
 }
 
 /** How many answered requests a mock keeps by default, per tenant. */
@@ -130,24 +99,6 @@ export function loggedBody(text: string, parsed: unknown): { readonly body: unkn
   // Only the prefix is encoded (never the whole body: it may be 50 MiB); a decoder drops a character cut in half.
   const bytes = new TextEncoder().encode(text.slice(0, LOGGED_BODY_LIMIT)).subarray(0, LOGGED_BODY_LIMIT);
   return { body: new TextDecoder().decode(bytes).replace(/\uFFFD$/, ""), size };
-}
-
-/** The length of a text in UTF-8, counted without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i += 1;
-      } else bytes += 3;
-    } else bytes += 3; // a lone surrogate is encoded as U+FFFD, 3 bytes
-  }
-  return bytes;
 }
 
 /** `api.requests`: the latest requests answered since creation or the last reset (at most the mock's `retainedRequests` per tenant), oldest first. */
@@ -220,7 +171,7 @@ export interface LogSecrets {
 /** The log as the core uses it: `api` for tests, the rest for the pipeline and the adapters. */
 export interface RequestLogCore {
   readonly api: RequestLog;
-  record(entry: LoggedRequest): void;
+  record(entry: StoredRequest): void;
   /** The entries of one tenant, oldest first; `withUnowned` adds those no known key made. */
   ofTenant(tenantId: string, withUnowned: boolean): LoggedRequest[];
   /** An entry as its tenant reads it (a live view's copy of the request just logged). */
@@ -287,7 +238,8 @@ export function createRequestLog(
   let byTenant = new Map<string | null, Entries>();
   let recorded = 0;
   let latest: LoggedRequest | undefined;
-  const clean = (entry: LoggedRequest, known: readonly string[]): LoggedRequest => {
+  const clean = (stored: StoredRequest, known: readonly string[]): LoggedRequest => {
+    const entry = withExtensions(stored);
     if (known.length === 0) return entry;
     const request = bodyHoldsSecret(entry.requestBody, known);
     const response = bodyHoldsSecret(entry.responseBody, known);

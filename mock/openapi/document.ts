@@ -14,6 +14,7 @@ import { ProblemDetails } from "../../src/schemas/index.js";
 import { VERSION } from "../../src/version.js";
 import type { ControlRoute } from "../control/route.js";
 import { CONTROL_ROUTES } from "../control/routes.js";
+import { LOGGED_REQUESTS, logEntriesWith } from "../control/schemas.js";
 import { NO_BODY } from "../pipeline/body.js";
 import { mayWriteState } from "../pipeline/route.js";
 import { type JsonSchema, toJsonSchema } from "./json-schema.js";
@@ -172,10 +173,14 @@ function queryParameters(route: ControlRoute) {
   }));
 }
 
-/** The control API, from its route table. */
-function controlPaths() {
+/**
+ * The control API, from its route table.
+ * @param logFields - the fields adapters attach to a log entry (the server's proxy), described in `GET /__mock/requests`
+ */
+function controlPaths(logFields: z.ZodMiniObject | undefined) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of CONTROL_ROUTES) {
+    const response = route.response === LOGGED_REQUESTS && logFields !== undefined ? logEntriesWith(logFields) : route.response;
     const parameters = [
       ...[...route.path.matchAll(/\{(\w+)\}/g)].map((match) => pathParameter(match[1]!, "The ID of the resource.")),
       ...queryParameters(route),
@@ -194,7 +199,7 @@ function controlPaths() {
           requestBody: { ...jsonBody(toJsonSchema(NO_BODY, "input"), "Takes no body: send none, an empty one, or {}."), required: false },
         }),
       responses: {
-        [String(route.status ?? 200)]: success("Done.", toJsonSchema(route.response, "output")),
+        [String(route.status ?? 200)]: success("Done.", toJsonSchema(response, "output")),
         ...controlErrors(route),
       },
     };
@@ -284,8 +289,8 @@ export function createOpenApiDocument(
  * test harness in any language uses to drive the mock.
  * @param serverUrl - the server the document describes
  */
-export function createControlOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER): Record<string, unknown> {
-  const paths = controlPaths();
+export function createControlOpenApiDocument(serverUrl: string = DEFAULT_DOCUMENT_SERVER, logFields?: z.ZodMiniObject): Record<string, unknown> {
+  const paths = controlPaths(logFields);
   return openApiDocument(
     serverUrl,
     {

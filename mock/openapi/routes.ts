@@ -4,6 +4,7 @@
  * a generator or a fuzzer reads them before it has one. Each is rendered once, on first request.
  * @module
  */
+import type * as z from "zod/mini";
 import type { OperationRow } from "../../src/operation-row.js";
 import type { Route } from "../pipeline/route.js";
 import { CONTROL_DOCUMENT_PATH, createControlOpenApiDocument, createOpenApiDocument } from "./document.js";
@@ -27,8 +28,9 @@ function documentRoute(path: string, summary: string, build: (serverUrl: string)
  * The document routes.
  * @param serverUrl - the server the documents name (the mock's base URL)
  * @param rows - the operations the API's document describes: the mock's
+ * @param logFields - the fields adapters attach to a log entry, for the control document
  */
-export function documentRoutes(serverUrl: string, rows: readonly OperationRow[]): Route[] {
+export function documentRoutes(serverUrl: string, rows: readonly OperationRow[], logFields?: z.ZodMiniObject): Route[] {
   return [
     documentRoute(
       OPENAPI_PATH,
@@ -39,7 +41,7 @@ export function documentRoutes(serverUrl: string, rows: readonly OperationRow[])
     documentRoute(
       CONTROL_DOCUMENT_PATH,
       "The control API's OpenAPI 3.1 document (every route under /__mock)",
-      createControlOpenApiDocument,
+      (url) => createControlOpenApiDocument(url, logFields),
       serverUrl,
     ),
   ];

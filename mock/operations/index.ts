@@ -71,7 +71,7 @@ const BEHAVIOURS: PerOperation<OperationBehaviour> = {
   /** Spec 4.3: a partial update; `updatedAt` moves only when a value changes; 404 for an unknown ID. */
   updateWebhookSubscription: {
     async run(context) {
-      const record = context.tenant.subscriptions.get(context.params["subscriptionId"] ?? "");
+      const record = context.tenant.webhookSubscriptions.get(context.params["subscriptionId"] ?? "");
       if (record === undefined) return problem(context.requestId, "not_found", "No webhook subscription with this ID exists.");
       const waiting = context.delay();
       if (waiting !== undefined) await waiting;

@@ -50,11 +50,12 @@ export function isIdentityEncoding(contentEncoding: string | null): boolean {
 /** Strict UTF-8 (invalid bytes throw); one instance serves every request, as `decode` without `stream` keeps no state. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-const tooLarge: BodyResult = {
+/** The refusal of a body over the cap (413): the one answer, whoever read the body (a JSON route, a raw one, the proxy). */
+export const TOO_LARGE = {
   ok: false,
   code: "payload_too_large",
   detail: `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`,
-};
+} as const satisfies BodyResult;
 
 /**
  * Checks and parses a JSON body from its headers and its bytes (what every adapter has).
@@ -78,7 +79,7 @@ export function parseJsonBody(headers: { get(name: string): string | null }, rea
 
 /** Decodes and parses the bytes of a body whose headers were accepted. */
 function parseBytes(bytes: Uint8Array | null): BodyResult {
-  if (bytes === null) return tooLarge;
+  if (bytes === null) return TOO_LARGE;
   let text: string;
   try {
     text = UTF8.decode(bytes);

@@ -7,7 +7,6 @@
  */
 import { NO_FAULTS, type TakenFaults } from "../faults/faults.js";
 import type { NearMiss } from "../observe/near-miss.js";
-import type { LoggedRequest } from "../observe/request-log.js";
 import type { Store } from "../state/store.js";
 import type { TenantData } from "../state/tenant-data.js";
 import { type AuthResult, authenticate } from "./auth.js";
@@ -71,8 +70,8 @@ export class Exchange {
   readonly headers: Record<string, string> = {};
   /** For an API request that matched no route (404, 405): the route it most likely meant (`near-miss.ts`). */
   nearMiss: NearMiss | undefined;
-  /** What the request log keeps instead of, or beside, what the steps saw (an adapter's fields: the proxy's). */
-  logAs: Partial<LoggedRequest> | undefined;
+  /** What adapters attached to its log entry, each under its own namespace (see {@link Exchange.set}). */
+  extensions: Record<string, object> | undefined;
   #caller: AuthResult | undefined;
   #waited = false;
 
@@ -89,6 +88,21 @@ export class Exchange {
     const { path } = request;
     this.receivedAtMs = store.nowMs();
     this.path = basePath === "" ? path : path === basePath || path.startsWith(`${basePath}/`) ? path.slice(basePath.length) || "/" : "";
+  }
+
+  /**
+   * Attaches an adapter's fields to the request's log entry under the adapter's own namespace, as
+   * hono's `c.set` does: the core stores them with the entry and never reads them (the proxy's
+   * `violations`, `answeredBy`, ...). Fields set again under the same namespace are merged.
+   */
+  set(namespace: string, fields: object): void {
+    this.extensions ??= {};
+    this.extensions[namespace] = { ...this.extensions[namespace], ...fields };
+  }
+
+  /** What an adapter attached under its namespace, or undefined. */
+  get<T extends object>(namespace: string): Partial<T> | undefined {
+    return this.extensions?.[namespace] as Partial<T> | undefined;
   }
 
   /** The route it takes, or null. */

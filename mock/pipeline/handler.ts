@@ -10,7 +10,6 @@
  * @module
  */
 import type { FaultRegistry } from "../faults/faults.js";
-import type { WriteCounter } from "../observe/changes.js";
 import type { LoggedRequest } from "../observe/request-log.js";
 import type { Store } from "../state/store.js";
 import { compose, Exchange, type Step } from "./exchange.js";
@@ -41,8 +40,6 @@ export interface HandlerCore {
   newRequestId(atMs: number): string;
   /** The faults armed for API requests. */
   readonly faults: Pick<FaultRegistry, "take" | "takeByBody">;
-  /** How many writes each tenant's data has had. */
-  readonly writes: WriteCounter;
   /** Keeps an answered request in the log and tells the live feed (`wrote`: it changed its caller's data). */
   record(entry: LoggedRequest, wrote: boolean): void;
   /** The state file's durability, while one is attached (the server's `--state`). */
@@ -80,7 +77,7 @@ export function createHandler(core: HandlerCore, adapter: HandlerAdapter = {}): 
     noRoute,
     body,
     bodyFaults(core.faults),
-    writes(core.writes),
+    writes(core.store),
     durability(core.durability),
     run(routes),
   ]);

@@ -6,9 +6,9 @@
 import type * as z from "zod/mini";
 import { type ErrorCode, type FieldError, PROBLEM_CONTENT_TYPE, type ProblemDetails, toFieldErrors } from "../../src/schemas/index.js";
 import { PROBLEM_STATUSES } from "../../src/schemas/problem.js";
+import { utf8Length } from "../lib/utf8.js";
+import { TOO_LARGE } from "./body.js";
 import type { MockResponse } from "./request.js";
-
-const utf8 = new TextEncoder();
 
 /**
  * What a route answers, before it is rendered: a status and a JSON body (or a text already
@@ -16,7 +16,7 @@ const utf8 = new TextEncoder();
  */
 export interface Reply {
   readonly status: number;
-  /** The JSON body (ignored when `text` or `stream` is given; none for a redirect or a 204). */
+  /** The JSON body (none for a redirect or a 204); beside `text` or `stream`, which are sent instead, what the request log keeps. */
   readonly body?: unknown;
   /** A body already rendered: a document, a page, an asset, or a malformed-body fault's cut text (its content type in `headers`, else JSON). */
   readonly text?: string;
@@ -89,7 +89,13 @@ export function problem(
   return { status: body.status, body, problem: true, ...(extra.headers && { headers: extra.headers }) };
 }
 
+/** The 413 of a body over the cap. */
+export const tooLarge = (requestId: string): Reply => problem(requestId, TOO_LARGE.code, TOO_LARGE.detail);
+
 const NO_CONTENT = new Set([204, 304]);
+
+/** The `content-length` of a text body: its UTF-8 bytes (the one place an answer's length is counted). */
+export const contentLength = (text: string): string => String(utf8Length(text));
 
 /**
  * Renders a reply: the one place an answer gets its body text and its content type. A `HEAD`
@@ -107,7 +113,7 @@ export function render(reply: Reply, method: string, extra: Readonly<Record<stri
   if (reply.problem) headers["content-type"] = PROBLEM_CONTENT_TYPE;
   else if (headers["content-type"] === undefined && text !== "") headers["content-type"] = "application/json";
   if (method !== "HEAD") return { status: reply.status, headers, body: text === "" ? null : text };
-  headers["content-length"] = String(utf8.encode(text).byteLength);
+  headers["content-length"] = contentLength(text);
   return { status: reply.status, headers, body: null };
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Step } from "../pipeline/exchange.js";
+import { PROXY, type ProxyLogFields } from "./proxy.js";
 
 /** One answered request, as the CLI prints it. Never carries a header (so never the API key). */
 export interface AnsweredRequest {
@@ -41,7 +42,7 @@ export const answered =
     const { method, path, headers } = x.request;
     const read = method === "GET" || method === "HEAD";
     const consoleTraffic = x.route?.area === "console" || (read && headers.has(CONSOLE_READ_HEADER));
-    const { violations, answeredBy } = x.logAs ?? {};
+    const { violations, answeredBy } = x.get<ProxyLogFields>(PROXY) ?? {};
     onAnswered({
       method,
       path,

@@ -8,6 +8,7 @@
 import { writeFileSync } from "node:fs";
 import type { MockApi } from "../mock-api.js";
 import { toHar } from "../observe/har.js";
+import type { ProxyLogFields } from "./proxy.js";
 
 /** A HAR recording: `see` each exchange (the proxy's `onExchange`), once `attach`ed to the server's mock. */
 export interface HarRecording {
@@ -31,7 +32,7 @@ export function createHarRecording(file: string, target: string): HarRecording {
   const write = () => {
     scheduled = false;
     if (api === undefined) return;
-    const forwarded = api.requests.list().filter((entry) => entry.answeredBy === "target");
+    const forwarded = api.requests.list().filter((entry) => (entry as typeof entry & ProxyLogFields).answeredBy === "target");
     writeFileSync(file, `${JSON.stringify(toHar(forwarded, base), null, 2)}\n`);
   };
   return {

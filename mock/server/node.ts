@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MockHandler } from "../pipeline/handler.js";
+import { contentLength } from "../pipeline/reply.js";
 import { CappedBody, type MockRequest, type MockResponse, splitTarget } from "../pipeline/request.js";
 import { lingerIfEarly } from "./linger.js";
 import { headersOf, readBody } from "./read-body.js";
@@ -44,7 +45,7 @@ function write(request: IncomingMessage, response: ServerResponse, answer: MockR
     return writeStream(response, answer.body).catch(ignore);
   }
   // A HEAD answer states the length its GET body has (node:http sends no body for HEAD).
-  if (answer.headers["content-length"] === undefined) headers.push("content-length", String(Buffer.byteLength(answer.body ?? "")));
+  if (answer.headers["content-length"] === undefined) headers.push("content-length", contentLength(answer.body ?? ""));
   response.writeHead(answer.status, headers);
   response.end(answer.body ?? "");
 }

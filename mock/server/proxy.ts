@@ -14,14 +14,17 @@
  * steps, the mock's own.
  * @module
  */
+import * as z from "zod/mini";
 import { API_KEY_HEADER, REQUEST_ID_HEADER } from "../../src/headers.js";
 import { OPERATION_TABLE, type OperationId } from "../../src/operation-table.js";
 import { createRedactor } from "../../src/redact.js";
 import { PROBLEM_CONTENT_TYPE } from "../../src/schemas/index.js";
+import { jsonOrText } from "../lib/canonical-json.js";
 import { loggedBody } from "../observe/request-log.js";
 import type { Exchange, Next, Step } from "../pipeline/exchange.js";
-import { problem } from "../pipeline/reply.js";
+import { problem, tooLarge } from "../pipeline/reply.js";
 import { answerViolations, requestViolations } from "../verify/exchange.js";
+import { HOP_BY_HOP } from "./read-body.js";
 
 /** One exchange the proxy saw, with every key taken out (what `--record` keeps). */
 export interface SeenExchange {
@@ -32,6 +35,28 @@ export interface SeenExchange {
   /** What the request or the answer broke of the API's contract, as logged (`body /customName invalid_type`). */
   readonly violations: readonly string[];
 }
+
+/** The namespace of what the proxy attaches to a request's log entry (`Exchange.set`). */
+export const PROXY = "proxy";
+
+/**
+ * What the proxy attaches to a request's log entry (the log stores it and never reads it; the
+ * server's request hook reads it back), as `GET /__mock/requests` shows it beside the entry's own
+ * fields and the server's control document describes it.
+ */
+export const ProxyLogSchema = z.object({
+  /** The validating proxy (`--proxy-to`) only: what the request or the answer broke of the API's contract (schemas, status, headers). */
+  violations: z.optional(z.array(z.string())),
+  /** The validating proxy only: who answered, the target or the mock (`--fallback`). */
+  answeredBy: z.optional(z.enum(["target", "mock"])),
+  /** The validating proxy only: the ID the proxy gave the request, when the target answered with its own `x-request-id`. */
+  proxyRequestId: z.optional(z.string()),
+  /** The validating proxy only: the full size in bytes of each body longer than the log keeps (64 KiB); that body's field holds its first bytes as text. */
+  truncated: z.optional(z.object({ requestBody: z.optional(z.int()), responseBody: z.optional(z.int()) })),
+});
+
+/** What the proxy attaches to a request's log entry. */
+export type ProxyLogFields = z.output<typeof ProxyLogSchema>;
 
 /** How the proxy works. */
 export interface ProxyOptions {
@@ -50,17 +75,11 @@ export interface ProxyOptions {
 /** The request headers forwarded: what the API reads, nothing of the caller's browser (cookies, origin, referer). */
 const FORWARDED = [API_KEY_HEADER, "content-type", "content-encoding", "accept", "accept-language", "user-agent"];
 
-/** The answer headers not passed back: the connection's own, and what the proxy's rendering sets again. */
-const DROPPED = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "set-cookie", "upgrade", "trailer"]);
+/** The answer headers not passed back: the connection's own (hop-by-hop), what the proxy's rendering sets again, and cookies. */
+const DROPPED = new Set([...HOP_BY_HOP, "content-length", "content-encoding", "set-cookie"]);
 
-function parseJson(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
+/** A body as the proxy reads it: JSON, else its text; none when empty. */
+const parseJson = (text: string): unknown => (text === "" ? undefined : jsonOrText(text));
 
 /**
  * The body of an answer as bytes, each chunk copied into one buffer as it arrives (sized by the
@@ -91,7 +110,7 @@ const isMissingRoute = (status: number, headers: Headers) =>
 
 /** The mock answers: the request goes on to the mock's own steps, its entry marked as the mock's. */
 function fallBack(x: Exchange, next: Next) {
-  x.logAs = { answeredBy: "mock" };
+  x.set(PROXY, { answeredBy: "mock" } satisfies ProxyLogFields);
   return next(x);
 }
 
@@ -111,7 +130,7 @@ export function proxyStep(options: ProxyOptions): Step {
     const { request } = x;
     const bytes = row.method === "GET" ? new Uint8Array() : await x.bytes();
     if (bytes === undefined) return;
-    if (bytes === null) return void (x.reply = problem(x.requestId, "payload_too_large", "The body is larger than 1 MiB."));
+    if (bytes === null) return void (x.reply = tooLarge(x.requestId));
     const key = request.headers.get(API_KEY_HEADER);
     const redactor = key === null ? undefined : createRedactor(key);
     const clean = <T>(value: T): T => (redactor === undefined ? value : redactor.json(value));
@@ -167,8 +186,11 @@ export function proxyStep(options: ProxyOptions): Step {
     const seenId = response.headers.get(REQUEST_ID_HEADER);
     // The bytes as the target sent them, passed on as they are (never encoded again from the text).
     passed["content-length"] = String(received.length);
+    // The bodies the log keeps: the request's as it was sent, the answer's beside the stream that carries it (rendering reads the stream).
+    x.body = clean(sent.body);
     x.reply = {
       status: response.status,
+      body: clean(answered.body),
       stream: new ReadableStream<Uint8Array>({
         start(controller) {
           if (received.length > 0) controller.enqueue(received);
@@ -177,13 +199,11 @@ export function proxyStep(options: ProxyOptions): Step {
       }),
       headers: passed,
     };
-    x.logAs = {
-      requestBody: clean(sent.body),
-      responseBody: clean(answered.body),
+    const fields: ProxyLogFields = {
       violations: shownViolations,
       answeredBy: "target",
       // The ID the client received: the target's, the proxy's own beside it.
-      ...(seenId !== null && { requestId: seenId, ...(seenId !== x.requestId && { proxyRequestId: x.requestId }) }),
+      ...(seenId !== null && seenId !== x.requestId && { proxyRequestId: x.requestId }),
       ...((sent.size !== undefined || answered.size !== undefined) && {
         truncated: {
           ...(sent.size !== undefined && { requestBody: sent.size }),
@@ -191,5 +211,7 @@ export function proxyStep(options: ProxyOptions): Step {
         },
       }),
     };
+    x.set(PROXY, fields);
+    if (seenId !== null) x.requestId = seenId;
   };
 }

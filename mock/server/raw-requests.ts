@@ -10,7 +10,7 @@ import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { REQUEST_ID_HEADER } from "../../src/headers.js";
 import type { MockHandler } from "../pipeline/handler.js";
-import { problem, render } from "../pipeline/reply.js";
+import { contentLength, problem, render } from "../pipeline/reply.js";
 import { type MockResponse, splitTarget } from "../pipeline/request.js";
 import { answeringByHand, discardedByHand, endByHand } from "./linger.js";
 import { headersOf } from "./read-body.js";
@@ -53,7 +53,7 @@ export function parseRequestHead(packet: Buffer): { method: string; target: stri
  */
 export function rawHttpResponse(answer: MockResponse): string {
   const body = typeof answer.body === "string" ? answer.body : "";
-  const headers = { ...answer.headers, "content-length": answer.headers["content-length"] ?? String(Buffer.byteLength(body)), connection: "close" };
+  const headers = { ...answer.headers, "content-length": answer.headers["content-length"] ?? contentLength(body), connection: "close" };
   const head = Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");

@@ -7,8 +7,16 @@
 import type { IncomingMessage } from "node:http";
 import { CappedBody } from "../pipeline/request.js";
 
-/** Hop-by-hop headers (RFC 9110, 7.6.1): about one connection only, so not handed on. */
-const HOP_BY_HOP: ReadonlySet<string> = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
+/** Hop-by-hop headers (RFC 9110, 7.6.1): about one connection only, so never handed on (neither to the handler nor by the proxy). */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+]);
 
 /**
  * The `Headers` of a raw `[name, value, ...]` list (node's `rawHeaders`), without hop-by-hop ones

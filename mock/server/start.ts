@@ -14,7 +14,7 @@ import { type AnsweredRequest, answered } from "./answered.js";
 import { createDeliveryLoop, type ServerWebhookOptions } from "./delivery.js";
 import { createExposure, type ExposureOptions, exposureStep } from "./exposure.js";
 import { nodeListener } from "./node.js";
-import { type ProxyOptions, proxyStep } from "./proxy.js";
+import { ProxyLogSchema, type ProxyOptions, proxyStep } from "./proxy.js";
 import { createRawAnswerer } from "./raw-requests.js";
 import { openStateFile, type StateFile } from "./state-file/open.js";
 
@@ -156,12 +156,16 @@ export async function startServer(options: MockServerOptions = {}): Promise<{ re
     await once(server.listen(port, host), "listening"); // rejects with the listen error (EADDRINUSE, ...)
     url = originOf(host, (server.address() as AddressInfo).port);
     const seeded = url;
-    mock = createMock({
-      ...mockOptions,
-      baseUrl: url,
-      webhooks: delivery.mockOptions,
-      ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url: seeded }) }),
-    });
+    mock = createMock(
+      {
+        ...mockOptions,
+        baseUrl: url,
+        webhooks: delivery.mockOptions,
+        ...(fixtures !== undefined && { fixtures: (state: MockState) => fixtures(state, { url: seeded }) }),
+      },
+      // The proxy's fields stand beside a log entry's own: the control document says so, proxy or not.
+      { logFields: ProxyLogSchema },
+    );
     stateFile?.attach(mock, mockOptions.apiKeys);
   } catch (error) {
     server.close();

@@ -1,9 +1,8 @@
 /**
- * Where stored IDs and writes are reported. Each collection of stored records is an
- * {@link IdRegisteredMap}: storing a record reports its ID, whatever path stored it (a create
- * request, a state helper, a fixture, a client-chosen `prospectId`), so the ID generators can skip
- * every taken ID without any insertion path having to remember to tell them; and every `set` and
- * `delete` reaches the collection's journal (a record changed in place is stored again with `set`).
+ * Where stored IDs and writes are reported. The store's tenants and keys are each an
+ * {@link IdRegisteredMap}: storing one reports its ID (so the ID generators skip every taken ID
+ * without any insertion path having to tell them) and every `set` and `delete` reaches the journal.
+ * A tenant's records are kept the same way by their collections (`collection.ts`).
  * @module
  */
 import type { MapJournal } from "./journal.js";
@@ -14,46 +13,32 @@ import type { MapJournal } from "./journal.js";
  */
 export type IdRegistry = (id: string) => void;
 
-/** A `Map` that reports each `set` and each removal to its journal (a state file's journal; none in process). */
-export class JournaledMap<V> extends Map<string, V> {
-  readonly #journal: MapJournal<V> | undefined;
+/** A `Map` keyed by ID that reports each key it stores to an {@link IdRegistry}, and each `set` and removal to its journal. */
+export class IdRegisteredMap<V> extends Map<string, V> {
+  readonly #registry: IdRegistry;
+  readonly #journal: MapJournal<V>;
 
-  /** @param journal - where writes are reported */
-  constructor(journal?: MapJournal<V>) {
+  /**
+   * @param registry - where stored IDs are registered
+   * @param journal - where writes are reported
+   */
+  constructor(registry: IdRegistry, journal: MapJournal<V>) {
     super();
+    this.#registry = registry;
     this.#journal = journal;
   }
 
-  /** Stores `value` under `id` (a record changed in place is stored again, so the journal hears of it). */
+  /** Stores `value` under `id`, reports `id` as taken and the write to the journal. */
   override set(id: string, value: V): this {
-    this.#journal?.put(id, value);
+    this.#registry(id);
+    this.#journal.put(id, value);
     return super.set(id, value);
   }
 
   /** Removes the value under `id`. @returns whether there was one */
   override delete(id: string): boolean {
     const had = super.delete(id);
-    if (had) this.#journal?.delete(id);
+    if (had) this.#journal.delete(id);
     return had;
-  }
-}
-
-/** A {@link JournaledMap} keyed by record ID that also reports each key it stores to an {@link IdRegistry}. */
-export class IdRegisteredMap<V> extends JournaledMap<V> {
-  readonly #registry: IdRegistry;
-
-  /**
-   * @param registry - where stored IDs are registered
-   * @param journal - where writes are reported
-   */
-  constructor(registry: IdRegistry, journal?: MapJournal<V>) {
-    super(journal);
-    this.#registry = registry;
-  }
-
-  /** Stores `value` under `id` and reports `id` as taken. */
-  override set(id: string, value: V): this {
-    this.#registry(id);
-    return super.set(id, value);
   }
 }

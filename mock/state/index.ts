@@ -4,8 +4,9 @@
  */
 import type { MockStateError } from "../lib/errors.js";
 import { type PageGroupsApi, type PagesApi, type PageVersionsApi, pageGroupsApi, pagesApi, pageVersionsApi } from "./pages-api.js";
+import { restoreStore } from "./persist/load.js";
+import { snapshotStore } from "./persist/saved-state.js";
 import { type ProspectLogsApi, type ProspectsApi, prospectLogsApi, prospectsApi } from "./prospects-api.js";
-import { restoreStore, snapshotStore } from "./saved-state.js";
 import type { Store } from "./store.js";
 import { type ApiKeysApi, apiKeysApi, type TenantsApi, tenantsApi } from "./tenants-api.js";
 import { type FormsApi, formsApi, type WebhookSubscriptionsApi, webhookSubscriptionsApi } from "./webhook-subscriptions-api.js";

@@ -5,24 +5,11 @@
  * @module
  */
 import type { WebhookChange } from "../webhooks/index.js";
-
-/** The collections of a tenant, in the order a snapshot lists them (and a saved state stores them: a record after those it names). */
-export const TENANT_COLLECTIONS = [
-  "prospects",
-  "prospectLogs",
-  "idempotency",
-  "pageGroups",
-  "pages",
-  "pageVersions",
-  "webhookSubscriptions",
-] as const;
-
-/** The collections of one tenant, named as in a snapshot. */
-export type TenantCollection = (typeof TENANT_COLLECTIONS)[number];
+import type { CollectionName } from "./collections.js";
 
 /**
  * One change of the state: a tenant's record stored or changed (`put`, the whole record after the
- * change; an idempotency entry is `{ key, fingerprint, result, storedAtMs }`) or removed
+ * change) or removed
  * (`delete`), a tenant created, an API key issued (`tenantId`) or revoked (`null`), one more
  * secret drawn (so a restarted mock never draws the same one twice), a change of the webhook
  * deliveries, a tenant's data cleared (`clear`, a tenant's reset: its record and keys stay), a
@@ -30,8 +17,8 @@ export type TenantCollection = (typeof TENANT_COLLECTIONS)[number];
  * by its own `key` change) or a reset (everything before it is gone).
  */
 export type StateChange =
-  | { readonly op: "put"; readonly in: TenantCollection; readonly tenantId: string; readonly value: object }
-  | { readonly op: "delete"; readonly in: TenantCollection; readonly tenantId: string; readonly id: string }
+  | { readonly op: "put"; readonly in: CollectionName; readonly tenantId: string; readonly value: object }
+  | { readonly op: "delete"; readonly in: CollectionName; readonly tenantId: string; readonly id: string }
   | { readonly op: "tenant"; readonly value: { readonly id: string; readonly createdAt: string; readonly isolated?: true } }
   | { readonly op: "key"; readonly key: string; readonly tenantId: string | null }
   | { readonly op: "secrets"; readonly issued: number }

@@ -8,7 +8,7 @@ import { PageGroupInput, PageInput, PageUpdateInput, PageVersionInput, ProcessIn
 import { createVersion, pageView, processVersion, publishVersion } from "./pages.js";
 import type { PageGroupRecord, PageRecord, PageVersionRecord } from "./records.js";
 import { readers, type Store, tenantFor, timestamp } from "./store.js";
-import { storePage, type TenantData } from "./tenant-data.js";
+import type { TenantData } from "./tenant-data.js";
 import { existing, parseNew, parseOrThrow } from "./validate.js";
 
 /** The computed name of a page whose versions were never processed, unless one is given. */
@@ -88,7 +88,7 @@ function createPage(store: Store, input: unknown): PageRecord {
     publishedVersionId: null,
     versionCount: 0,
   };
-  storePage(tenant, page);
+  tenant.pages.set(page.id, page);
   return { ...page };
 }
 
@@ -126,8 +126,8 @@ export function pagesApi(current: () => Store): PagesApi {
     },
     list(options = {}) {
       const tenant = tenantFor(current(), options.tenantId);
-      const ids = options.pageGroupId === undefined ? [...tenant.pages.keys()] : (tenant.pagesByGroup.get(options.pageGroupId) ?? []);
-      return ids.map((id) => ({ ...tenant.pages.get(id)! }));
+      const pages = options.pageGroupId === undefined ? tenant.pages.values() : tenant.pages.group(options.pageGroupId);
+      return [...pages].map((page) => ({ ...page }));
     },
   };
 }
@@ -158,7 +158,7 @@ export function pageVersionsApi(current: () => Store): PageVersionsApi {
     get: readers(current, (tenant) => tenant.pageVersions).get,
     list(input) {
       const tenant = tenantFor(current(), input.tenantId);
-      return (tenant.versionsByPage.get(input.pageId) ?? []).map((id) => ({ ...tenant.pageVersions.get(id)! }));
+      return tenant.pageVersions.group(input.pageId).map((version) => ({ ...version }));
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Page } from "../../src/schemas/index.js";
 import { MockStateError } from "../lib/errors.js";
 import type { PageRecord, PageVersionRecord } from "./records.js";
 import { type Store, timestamp } from "./store.js";
-import { storeVersion, type TenantData } from "./tenant-data.js";
+import type { TenantData } from "./tenant-data.js";
 
 /**
  * The name in effect: the custom name when it is set and not blank after trimming, else the
@@ -81,7 +81,7 @@ export function createVersion(store: Store, tenant: TenantData, page: PageRecord
   };
   page.versionCount = versionNumber;
   tenant.pages.set(page.id, page); // stored again: the journal hears of the change
-  storeVersion(tenant, version);
+  tenant.pageVersions.set(version.id, version);
   store.emit(tenant, "page.version.created", { ...versionData(page, version), createdAt: version.createdAt });
   return version;
 }

@@ -10,9 +10,9 @@ import { type FieldError, type ProspectLog, ProspectLogCreate, type ProspectLogC
 import { fingerprint } from "../lib/canonical-json.js";
 import { formatTimestamp } from "../lib/clock.js";
 import { insertProspect, resolveProspect } from "./prospects.js";
-import type { ProspectLogRecord } from "./records.js";
+import type { IdempotencyRecord, ProspectLogRecord } from "./records.js";
 import type { Store } from "./store.js";
-import { type IdempotencyEntry, storeLog, type TenantData } from "./tenant-data.js";
+import type { TenantData } from "./tenant-data.js";
 
 /** How long a key is remembered after its request completed: 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -38,7 +38,7 @@ export interface ClaimedProspectLog {
 /** A request settled by its idempotency key alone. */
 type KeySettled = Exclude<ProspectLogRefusal, { kind: "invalid" }>;
 
-function expired(entry: IdempotencyEntry, nowMs: number): boolean {
+function expired(entry: IdempotencyRecord, nowMs: number): boolean {
   return entry.result !== null && nowMs - entry.storedAtMs >= IDEMPOTENCY_WINDOW_MS;
 }
 
@@ -48,7 +48,7 @@ function expired(entry: IdempotencyEntry, nowMs: number): boolean {
  * flight) before this returns. Expired keys are forgotten first, from the oldest end, stopping at
  * the first live one: each key is removed once, so the cost per request stays constant.
  */
-function claimKey(tenant: TenantData, key: string, fingerprint: string, nowMs: number): KeySettled | IdempotencyEntry {
+function claimKey(tenant: TenantData, key: string, fingerprint: string, nowMs: number): KeySettled | IdempotencyRecord {
   for (const [stored, entry] of tenant.idempotency) {
     if (!expired(entry, nowMs)) break;
     tenant.idempotency.delete(stored);
@@ -58,7 +58,7 @@ function claimKey(tenant: TenantData, key: string, fingerprint: string, nowMs: n
     if (entry.fingerprint !== fingerprint) return { kind: "reused" };
     return entry.result === null ? { kind: "in-progress" } : { kind: "replay", result: entry.result };
   }
-  const fresh: IdempotencyEntry = { fingerprint, result: null, storedAtMs: nowMs };
+  const fresh: IdempotencyRecord = { key, fingerprint, result: null, storedAtMs: nowMs };
   tenant.idempotency.delete(key); // an expired entry moves to the young end
   tenant.idempotency.set(key, fresh);
   return fresh;
@@ -79,7 +79,7 @@ function writeLog(store: Store, tenant: TenantData, request: ProspectLogCreatePa
     createdProspect: created,
     idempotencyKey: request.idempotencyKey ?? null,
   };
-  storeLog(tenant, log);
+  tenant.prospectLogs.set(log.id, log);
   return {
     prospectId: log.prospectId,
     prospectLogId: log.id,

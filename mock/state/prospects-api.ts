@@ -10,7 +10,6 @@ import { claimProspectLog } from "./prospect-logs.js";
 import { findByIdentifier, gainIdentifiers, identifiersHeld, insertProspect } from "./prospects.js";
 import type { ProspectLogRecord, ProspectRecord } from "./records.js";
 import { readers, type Store, tenantFor, timestamp } from "./store.js";
-import { compactList } from "./tenant-data.js";
 import { parseNew, parseOrThrow } from "./validate.js";
 
 /** Prospects of a tenant. */
@@ -101,14 +100,14 @@ export function prospectsApi(current: () => Store): ProspectsApi {
 
 /** Builds `state.prospectLogs` over the current store. */
 export function prospectLogsApi(current: () => Store): ProspectLogsApi {
-  const logs = readers(current, (tenant) => tenant.logs);
+  const logs = readers(current, (tenant) => tenant.prospectLogs);
   return {
     create: (input) => createLog(current(), input),
     get: logs.get,
     list(options = {}) {
       if (options.prospectId === undefined) return logs.list(options);
       const tenant = tenantFor(current(), options.tenantId);
-      return compactList(tenant.logsByProspect.get(options.prospectId)).map((id) => ({ ...tenant.logs.get(id)! }));
+      return tenant.prospectLogs.group(options.prospectId).map((log) => ({ ...log }));
     },
   };
 }

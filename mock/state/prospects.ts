@@ -3,7 +3,6 @@
  * (docs/behaviour.md, "Prospect resolution"), and the indexes that make every match a lookup.
  * @module
  */
-import { normaliseLinkedinUrl } from "./linkedin.js";
 import type { ProspectRecord } from "./records.js";
 import type { TenantData } from "./tenant-data.js";
 
@@ -18,20 +17,12 @@ export interface ProspectIdentifiers {
 
 type IdentifierField = "email" | "phoneNumber" | "linkedinProfileUrl";
 
-/** The identifier fields in the order resolution tries them, with their index and matching key. */
-const IDENTIFIERS: readonly {
-  field: IdentifierField;
-  index: (tenant: TenantData) => Map<string, ProspectRecord>;
-  key: (value: string) => string;
-}[] = [
-  { field: "email", index: (t) => t.prospectsByEmail, key: (v) => v.toLowerCase() },
-  { field: "phoneNumber", index: (t) => t.prospectsByPhone, key: (v) => v },
-  { field: "linkedinProfileUrl", index: (t) => t.prospectsByLinkedin, key: normaliseLinkedinUrl },
-];
+/** The identifier fields in the order resolution tries them (each a lookup of the prospects' row: email case-insensitively, the phone number exactly, the LinkedIn URL normalised). */
+const IDENTIFIERS: readonly IdentifierField[] = ["email", "phoneNumber", "linkedinProfileUrl"];
 
 /** The prospect holding `value` of one identifier, or undefined. */
-function holderOf(tenant: TenantData, { index, key }: (typeof IDENTIFIERS)[number], value: string | null | undefined): ProspectRecord | undefined {
-  return value == null ? undefined : index(tenant).get(key(value));
+function holderOf(tenant: TenantData, field: IdentifierField, value: string | null | undefined): ProspectRecord | undefined {
+  return value == null ? undefined : tenant.prospects.find(field, value);
 }
 
 /**
@@ -40,8 +31,8 @@ function holderOf(tenant: TenantData, { index, key }: (typeof IDENTIFIERS)[numbe
  * compared case-insensitively, the phone number exactly, the LinkedIn URL after normalisation.
  */
 export function findByIdentifier(tenant: TenantData, request: ProspectIdentifiers): ProspectRecord | undefined {
-  for (const identifier of IDENTIFIERS) {
-    const match = holderOf(tenant, identifier, request[identifier.field]);
+  for (const field of IDENTIFIERS) {
+    const match = holderOf(tenant, field, request[field]);
     if (match) return match;
   }
   return undefined;
@@ -49,7 +40,7 @@ export function findByIdentifier(tenant: TenantData, request: ProspectIdentifier
 
 /** Which identifiers of `request` a prospect of the tenant already holds (a seeded prospect may not claim them). */
 export function identifiersHeld(tenant: TenantData, request: ProspectIdentifiers): IdentifierField[] {
-  return IDENTIFIERS.filter((identifier) => holderOf(tenant, identifier, request[identifier.field]) !== undefined).map(({ field }) => field);
+  return IDENTIFIERS.filter((field) => holderOf(tenant, field, request[field]) !== undefined);
 }
 
 /**
@@ -58,20 +49,17 @@ export function identifiersHeld(tenant: TenantData, request: ProspectIdentifiers
  */
 export function gainIdentifiers(tenant: TenantData, prospect: ProspectRecord, request: ProspectIdentifiers): void {
   let changed = false;
-  for (const { field, index, key } of IDENTIFIERS) {
+  for (const field of IDENTIFIERS) {
     const value = request[field];
-    if (value == null || prospect[field] !== null) continue;
-    const matching = key(value);
-    if (index(tenant).has(matching)) continue;
+    if (value == null || prospect[field] !== null || holderOf(tenant, field, value) !== undefined) continue;
     prospect[field] = value;
-    index(tenant).set(matching, prospect);
     changed = true;
   }
   if (request.name != null && prospect.name === null) {
     prospect.name = request.name;
     changed = true;
   }
-  if (changed) tenant.prospects.set(prospect.id, prospect); // stored again: the journal hears of the change
+  if (changed) tenant.prospects.set(prospect.id, prospect); // stored again: the journal and the lookups hear of the change
 }
 
 /** Stores a new prospect without identifiers (they are added by {@link gainIdentifiers}). */

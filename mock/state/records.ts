@@ -7,7 +7,6 @@ import * as z from "zod/mini";
 import {
   DateTime,
   HttpUrl,
-  type JsonObject,
   JsonObjectSchema,
   OpaqueId,
   ProspectId,
@@ -18,19 +17,11 @@ import {
 } from "../../src/schemas/index.js";
 import { WebhookSecretSchema } from "../webhooks/index.js";
 
-/** A tenant: the owner of all data that its API keys can reach. */
-export interface TenantRecord {
-  readonly id: string;
-  readonly createdAt: string;
-  /**
-   * Set on a tenant made for one test or CI job (`api.isolate()`, `POST /__mock/tenants`): the
-   * kind a mock holds at most `maxTenants` of, that may be deleted, and whose keys reset only
-   * their own tenant, never the whole server.
-   */
-  readonly isolated?: true;
-}
-
-/** A tenant record as a snapshot or a state file holds it. */
+/**
+ * A tenant: the owner of all data that its API keys can reach. `isolated` is set on a tenant made
+ * for one test or CI job (`api.isolate()`, `POST /__mock/tenants`): the kind a mock holds at most
+ * `maxTenants` of, that may be deleted, and whose keys reset only their own tenant.
+ */
 export const TenantRecordSchema = z.object({ id: OpaqueId, createdAt: DateTime, isolated: z.optional(z.literal(true)) });
 
 /** A string, or `null` when there is none. */
@@ -72,7 +63,7 @@ export const PageRecordSchema = z.object({
 });
 
 /** A webhook subscription with its tenant and the `whsec_` secret that signs its deliveries. */
-export const SubscriptionRecordSchema = z.object({
+export const WebhookSubscriptionRecordSchema = z.object({
   id: OpaqueId,
   tenantId: OpaqueId,
   url: HttpUrl,
@@ -108,7 +99,7 @@ export const ProspectLogRecordSchema = z.object({
   idempotencyKey: z.nullable(idempotencyKey.def.innerType),
 });
 
-/** What an idempotency key remembers, as saved: the key, the body's fingerprint, the answer (`null` while its request is in flight) and when it was stored. */
+/** What an idempotency key remembers: the key, the body's fingerprint, the answer (`null` while its request is in flight) and when it was stored. */
 export const IdempotencyRecordSchema = z.object({
   key: idempotencyKey.def.innerType,
   fingerprint: z.string(),
@@ -116,85 +107,37 @@ export const IdempotencyRecordSchema = z.object({
   storedAtMs: z.number(),
 });
 
-// The record types are interfaces written out (not `z.output` aliases), so an editor's hover and a
-// compile error name them (`PageRecord`) instead of spelling out an object literal; the type test in
-// test/sdk/type-names.test.ts proves each equal to its schema's output.
+// Each record's type is its schema's output, kept under its own name (an interface, not an alias),
+// so an editor's hover and a compile error say `PageRecord` instead of spelling out an object literal.
+
+/** A tenant: the owner of all data that its API keys can reach. */
+export interface TenantRecord extends Readonly<z.output<typeof TenantRecordSchema>> {}
 
 /** A prospect and the identifiers it holds (each identifier belongs to at most one prospect of a tenant; the email as first received, matched case-insensitively; the phone number in E.164, matched exactly). */
-export interface ProspectRecord {
-  id: string;
-  tenantId: string;
-  createdAt: string;
-  email: string | null;
-  phoneNumber: string | null;
-  linkedinProfileUrl: string | null;
-  name: string | null;
-}
+export interface ProspectRecord extends z.output<typeof ProspectRecordSchema> {}
 
 /** One stored prospect log entry (its payload kept whole, never copied, so no key is lost). */
-export interface ProspectLogRecord {
-  id: string;
-  tenantId: string;
-  prospectId: string;
-  source: string;
-  type: string;
-  payload: JsonObject;
-  createdAt: string;
-  createdProspect: boolean;
-  idempotencyKey: string | null;
+export interface ProspectLogRecord extends z.output<typeof ProspectLogRecordSchema> {}
+
+/** What an idempotency key remembers: the body's fingerprint, the answer to replay (`null` while its first request is in flight) and when it was stored (epoch ms; the window starts there). */
+export interface IdempotencyRecord extends Omit<z.output<typeof IdempotencyRecordSchema>, "result"> {
+  result: ProspectLog | null;
 }
 
 /** A page and its names: `computedName` is the initial one, then that of the last processed version; `publishedVersionId` is the version published last (`null` when never published); `versionCount` is how many versions it has (the next is numbered one more). */
-export interface PageRecord {
-  id: string;
-  tenantId: string;
-  pageGroupId: string;
-  createdAt: string;
-  customName: string | null;
-  computedName: string;
-  supplementaryContext: string | null;
-  publishedVersionId: string | null;
-  versionCount: number;
-}
+export interface PageRecord extends z.output<typeof PageRecordSchema> {}
 
 /** A page group: the parent of pages. */
-export interface PageGroupRecord {
-  id: string;
-  tenantId: string;
-  createdAt: string;
-}
+export interface PageGroupRecord extends z.output<typeof PageGroupRecordSchema> {}
 
 /** Where a page version stands: created, then processed (a computed name), then published. */
-export type PageVersionStatus = "created" | "processed" | "published";
+export type PageVersionStatus = PageVersionRecord["status"];
 
 /** One version of a page (`versionNumber` counts from 1 within the page). */
-export interface PageVersionRecord {
-  id: string;
-  tenantId: string;
-  pageId: string;
-  versionNumber: number;
-  createdAt: string;
-  status: PageVersionStatus;
-  computedName: string | null;
-  processedAt: string | null;
-  publishedAt: string | null;
-}
+export interface PageVersionRecord extends z.output<typeof PageVersionRecordSchema> {}
 
 /** The secret a rotation replaced, signing beside the new one until `expiresAt`. */
-export interface PreviousSecret {
-  secret: string;
-  expiresAt: string;
-}
+export type PreviousSecret = NonNullable<WebhookSubscriptionRecord["previousSecret"]>;
 
 /** A webhook subscription with the secret that signs its deliveries (`events: null` means every kind; a rotation keeps the replaced secret signing until `previousSecret.expiresAt`). */
-export interface WebhookSubscriptionRecord {
-  id: string;
-  tenantId: string;
-  url: string;
-  events: WebhookEventKind[] | null;
-  active: boolean;
-  secret: string;
-  previousSecret?: PreviousSecret | undefined;
-  createdAt: string;
-  updatedAt: string;
-}
+export interface WebhookSubscriptionRecord extends z.output<typeof WebhookSubscriptionRecordSchema> {}

@@ -40,8 +40,11 @@ export function createStore(config: { readonly clock: Clock; readonly seed: Seed
   const nowMs = (): number => readClock(config.clock);
   const inboxIndex = createInboxIndex();
   const outside = config.journal;
+  /** Each tenant's writes so far (records stored, changed or removed). */
+  const written = new Map<string, number>();
   // The inbox's index hears every change first: whatever path wrote a subscription, it stays in step.
   const journal: Journal = (change) => {
+    if (change.op === "put" || change.op === "delete") written.set(change.tenantId, (written.get(change.tenantId) ?? 0) + 1);
     inboxIndex.hear(change);
     outside?.(change);
   };
@@ -63,6 +66,13 @@ export function createStore(config: { readonly clock: Clock; readonly seed: Seed
     }),
     /** Where every write is reported (a state file's journal). */
     journal,
+    /**
+     * Where a tenant's data stands now: pass it to {@link wroteSince} after a request ran to learn
+     * whether its data changed meanwhile (by that request, or another of the tenant's).
+     */
+    mark: (tenantId: string): number => written.get(tenantId) ?? 0,
+    /** Whether a tenant's data changed (a record stored, changed or removed) since `mark`. */
+    wroteSince: (tenantId: string, mark: number): boolean => (written.get(tenantId) ?? 0) !== mark,
     /** Which subscriptions point at each name of the built-in inbox. */
     inboxIndex,
     /** How many secrets were drawn from the secret stream. */
@@ -93,7 +103,7 @@ export function createStore(config: { readonly clock: Clock; readonly seed: Seed
     newSecret,
     /** Emits a webhook event to the tenant's subscriptions. @returns the event */
     emit: (tenant: TenantData, kind: WebhookEventKind, data: JsonObject): WebhookEvent =>
-      config.sink(kind, data, [...tenant.subscriptions.values()], tenant.record.id),
+      config.sink(kind, data, [...tenant.webhookSubscriptions.values()], tenant.record.id),
   };
 }
 

@@ -5,6 +5,8 @@
  * @module
  */
 import { MockStateError } from "../lib/errors.js";
+import type { Collection } from "./collection.js";
+import { COLLECTION_NAMES } from "./collections.js";
 import { TenantInput } from "./inputs.js";
 import type { TenantRecord } from "./records.js";
 import { type Store, timestamp } from "./store.js";
@@ -56,11 +58,8 @@ export function replaceTenantData(store: Store, tenantId: string, start: TenantD
   store.journal({ op: "clear", tenantId });
   const fresh = createTenantData(tenant.record, store.registerId, store.journal);
   if (start !== undefined) {
-    for (const [field, collection] of Object.entries(fresh) as [keyof TenantData, unknown][]) {
-      if (!(collection instanceof Map)) continue;
-      // Each index copied as it is: stored through the fresh maps, the IDs are registered in this store.
-      for (const [key, value] of start[field] as Map<string, unknown>) (collection as Map<string, unknown>).set(key, value);
-    }
+    // Stored through the fresh collections: the IDs are registered in this store, the lookups and groups rebuilt.
+    for (const name of COLLECTION_NAMES) for (const [key, value] of start[name]) (fresh[name] as Collection<object>).set(key, value);
   }
   store.tenants.set(tenantId, fresh);
 }

@@ -63,7 +63,7 @@ const copy = (record: WebhookSubscriptionRecord): WebhookSubscriptionRecord => (
 });
 
 function createSubscription(store: Store, input: unknown): WebhookSubscriptionRecord {
-  const { parsed, tenant } = parseNew(store, SubscriptionInput, input, "a webhook subscription", (t) => t.subscriptions);
+  const { parsed, tenant } = parseNew(store, SubscriptionInput, input, "a webhook subscription", (t) => t.webhookSubscriptions);
   const createdAt = timestamp(store);
   const record: WebhookSubscriptionRecord = {
     id: parsed.id ?? store.newId("webhooksubscription"),
@@ -75,14 +75,14 @@ function createSubscription(store: Store, input: unknown): WebhookSubscriptionRe
     createdAt,
     updatedAt: createdAt,
   };
-  tenant.subscriptions.set(record.id, record);
+  tenant.webhookSubscriptions.set(record.id, record);
   return copy(record);
 }
 
 /** Builds `state.webhookSubscriptions` over the current store. */
 export function webhookSubscriptionsApi(current: () => Store): WebhookSubscriptionsApi {
   const subscription = (id: string, options: TenantOption) =>
-    existing(tenantFor(current(), options.tenantId).subscriptions, id, "webhook subscription");
+    existing(tenantFor(current(), options.tenantId).webhookSubscriptions, id, "webhook subscription");
   return {
     create: (input) => createSubscription(current(), input),
     update(id, update, options = {}) {
@@ -96,17 +96,17 @@ export function webhookSubscriptionsApi(current: () => Store): WebhookSubscripti
       const record = subscription(id, options);
       record.previousSecret = { secret: record.secret, expiresAt: formatTimestamp(store.nowMs() + SECRET_ROTATION_OVERLAP_MS) };
       record.secret = store.newSecret();
-      tenantFor(store, options.tenantId).subscriptions.set(record.id, record); // stored again: the journal hears of the change
+      tenantFor(store, options.tenantId).webhookSubscriptions.set(record.id, record); // stored again: the journal hears of the change
       return copy(record);
     },
     signingSecrets(id, options = {}) {
       const store = current();
-      const record = tenantFor(store, options.tenantId).subscriptions.get(id);
+      const record = tenantFor(store, options.tenantId).webhookSubscriptions.get(id);
       if (record === undefined) return undefined;
       const previous = record.previousSecret;
       return previous !== undefined && Date.parse(previous.expiresAt) > store.nowMs() ? [record.secret, previous.secret] : [record.secret];
     },
-    ...readers(current, (tenant) => tenant.subscriptions, copy),
+    ...readers(current, (tenant) => tenant.webhookSubscriptions, copy),
   };
 }
 

@@ -27,7 +27,7 @@ export function applySubscriptionUpdate(tenant: TenantData, record: WebhookSubsc
   const active = update.active ?? record.active;
   if (url === record.url && sameEvents(record.events, events) && active === record.active) return;
   Object.assign(record, { url, events, active, updatedAt: now });
-  tenant.subscriptions.set(record.id, record); // stored again: the journal hears of the change
+  tenant.webhookSubscriptions.set(record.id, record); // stored again: the journal hears of the change
 }
 
 /** A subscription as the API returns it: the spec's six fields, never the secret. */

@@ -7,6 +7,7 @@
  */
 import { API_KEY_HEADER } from "../../src/headers.js";
 import { createRedactor, type Redactor } from "../../src/redact.js";
+import { jsonOrText } from "../lib/canonical-json.js";
 import { createPace, type Pace } from "./pace.js";
 import type { Answer, Exchange, KeyChoice, SendOptions, SentRequest, VerifyContext } from "./rule.js";
 
@@ -141,12 +142,7 @@ export function createHttpContext(options: HttpContextOptions): HttpContext {
     text = redact(text);
     const answerHeaders = new Headers();
     for (const [name, headerValue] of response.headers) answerHeaders.set(name, redact(headerValue));
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
+    const parsed = jsonOrText(text);
     const answer: Answer = { status: response.status, headers: answerHeaders, body: parsed, text };
     const shownBody =
       sendOptions.json !== undefined

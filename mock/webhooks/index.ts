@@ -8,11 +8,8 @@ export {
   applyWebhookChange,
   clearWebhookReplay,
   endWebhookReplay,
-  type ReplayedTenants,
   SavedDeliverySchema,
   SavedEventSchema,
-  type SavedWebhooksLine,
-  SavedWebhooksLineSchema,
   SavedWebhooksSchema,
   startWebhookReplay,
   type WebhookReplay,
@@ -23,6 +20,7 @@ export {
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
 } from "./schedule.js";
+export { AttemptFailureReasonSchema, DeliveryAttemptSchema, DeliverySchema, DeliveryStatusSchema } from "./schemas.js";
 export { WebhookSecretSchema, webhookSecretFromBytes } from "./secret.js";
 export type {
   AttemptFailureReason,
@@ -31,10 +29,7 @@ export type {
   DeliveryStatus,
   FailingSince,
   SavedDelivery,
-  SavedWebhookChange,
   SavedWebhooks,
-  UntenantedFailingSince,
-  UntenantedWebhookChange,
   WebhookChange,
   WebhookDispatcherOptions,
   WebhookFetch,

@@ -6,37 +6,16 @@
  * @module
  */
 import * as z from "zod/mini";
-import { DateTime, HttpUrl, OpaqueId, WebhookEvent, WebhookEventKind } from "../../src/schemas/index.js";
+import { HttpUrl, OpaqueId, WebhookEvent } from "../../src/schemas/index.js";
+import { DeliverySchema } from "./schemas.js";
 import { WebhookSecretSchema } from "./secret.js";
-import type { FailingSince, SavedWebhookChange, SavedWebhooks, UntenantedFailingSince } from "./types.js";
-
-const Attempt = z.object({
-  eventId: OpaqueId,
-  subscriptionId: OpaqueId,
-  attempt: z.int().check(z.gte(1)),
-  at: DateTime,
-  ok: z.boolean(),
-  status: z.nullable(z.int()),
-  reason: z.nullable(z.enum(["status", "redirect", "timeout", "refused", "dns", "tls", "network", "signing"])),
-  error: z.nullable(z.string()),
-  response: z.nullable(z.string()),
-  durationMs: z.number(),
-  redelivery: z.boolean(),
-});
+import type { FailingSince, SavedWebhooks, WebhookChange } from "./types.js";
 
 /** A saved delivery: the public fields, the order it was made in and the secret it was emitted with. */
-export const SavedDeliverySchema = z.object({
+export const SavedDeliverySchema = z.extend(DeliverySchema, {
   sequence: z.int().check(z.gte(0)),
-  eventId: OpaqueId,
-  tenantId: z.nullable(OpaqueId),
-  type: WebhookEventKind,
-  subscriptionId: OpaqueId,
   url: HttpUrl,
   secret: WebhookSecretSchema,
-  body: z.string(),
-  status: z.enum(["pending", "succeeded", "failed", "cancelled"]),
-  attempts: z.array(Attempt),
-  nextAttemptAt: z.nullable(DateTime),
 });
 
 /** A saved event and its tenant. */
@@ -52,88 +31,23 @@ export const SavedWebhooksSchema = z.object({
   failingSince: z.array(FailingSinceSchema),
 });
 
-/**
- * The saved webhooks of a format-1 state line: as {@link SavedWebhooksSchema}, a run of failures
- * also in the form a prospectkit wrote before each tenant kept its own, `[subscriptionId, since]`.
- */
-export const SavedWebhooksLineSchema = z.object({
-  events: z.array(SavedEventSchema),
-  deliveries: z.array(SavedDeliverySchema),
-  failingSince: z.array(z.union([FailingSinceSchema, z.tuple([OpaqueId, z.number()])])),
-});
-
-/** The saved webhooks of a format-1 state line (what {@link SavedWebhooksLineSchema} accepts). */
-export type SavedWebhooksLine = Omit<SavedWebhooks, "failingSince"> & {
-  readonly failingSince: readonly (FailingSince | UntenantedFailingSince)[];
-};
-
 /** The saved webhooks being replayed: deliveries by sequence, failing subscriptions by tenant and ID. */
 export interface WebhookReplay {
   readonly events: SavedWebhooks["events"][number][];
   readonly deliveries: Map<number, unknown>;
   readonly failingSince: Map<string, FailingSince>;
-  /** Runs of failures saved without their tenant (a file of a prospectkit before tenants kept their own), by subscription ID: given a tenant when the replay ends. */
-  readonly untenanted: Map<string, number>;
 }
 
 /** The key of a subscription in a replay's failing runs: a subscription ID is unique within its tenant only. */
 const failingKey = (tenantId: string | null, subscriptionId: string) => JSON.stringify([tenantId, subscriptionId]);
 
-/** Starts replaying a saved state's webhooks (the records are shared, not copied), or nothing's. */
-export function startWebhookReplay(saved: SavedWebhooksLine = { events: [], deliveries: [], failingSince: [] }): WebhookReplay {
-  const replay: WebhookReplay = {
-    events: [...saved.events],
-    deliveries: new Map(saved.deliveries.map((delivery) => [delivery.sequence, delivery])),
-    failingSince: new Map(),
-    untenanted: new Map(),
-  };
-  for (const entry of saved.failingSince) {
-    if (entry.length === 2) replay.untenanted.set(entry[0], entry[1]);
-    else replay.failingSince.set(failingKey(entry[0], entry[1]), entry);
-  }
-  return replay;
+/** Starts replaying a saved state's webhooks from nothing. */
+export function startWebhookReplay(): WebhookReplay {
+  return { events: [], deliveries: new Map(), failingSince: new Map() };
 }
 
-/** What a replay's tenants hold, to give a run saved without its tenant to one. */
-export interface ReplayedTenants {
-  /** Whether the state holds this tenant. */
-  has(tenantId: string): boolean;
-  /** The tenants holding a subscription with this ID. */
-  holding(subscriptionId: string): readonly string[];
-}
-
-/**
- * The tenants a run of failures saved without its tenant belongs to: those with a delivery to that
- * subscription ID whose scheduled attempt failed at the very time the run began (the attempt that
- * began it); else the one tenant holding a subscription with that ID; else none (several hold it
- * and no delivery tells: the run is dropped and starts again at that subscription's next failure,
- * so a deactivation comes later, never to a tenant that was not failing).
- */
-function ownersOf(replay: WebhookReplay, subscriptionId: string, since: number, tenants: ReplayedTenants): string[] {
-  const owners = new Set<string>();
-  for (const value of replay.deliveries.values()) {
-    const delivery = value as SavedWebhooks["deliveries"][number];
-    if (delivery.subscriptionId !== subscriptionId || delivery.tenantId === null || !tenants.has(delivery.tenantId)) continue;
-    if (delivery.attempts.some((attempt) => !attempt.ok && !attempt.redelivery && Date.parse(attempt.at) === since)) owners.add(delivery.tenantId);
-  }
-  if (owners.size > 0) return [...owners];
-  const holding = tenants.holding(subscriptionId);
-  return holding.length === 1 ? [...holding] : [];
-}
-
-/**
- * The saved webhooks a replay ends with (deliveries in the order they were made), each run saved
- * without its tenant given to the tenant it belongs to (see `ownersOf`; a run that tenant
- * already has by its own record stays as it is).
- */
-export function endWebhookReplay(replay: WebhookReplay, tenants: ReplayedTenants): SavedWebhooks {
-  for (const [subscriptionId, since] of replay.untenanted) {
-    for (const tenantId of ownersOf(replay, subscriptionId, since, tenants)) {
-      const key = failingKey(tenantId, subscriptionId);
-      if (!replay.failingSince.has(key)) replay.failingSince.set(key, [tenantId, subscriptionId, since]);
-    }
-  }
-  replay.untenanted.clear();
+/** The saved webhooks a replay ends with (deliveries in the order they were made). */
+export function endWebhookReplay(replay: WebhookReplay): SavedWebhooks {
   return {
     events: replay.events,
     deliveries: ([...replay.deliveries.values()] as SavedWebhooks["deliveries"][number][]).sort((a, b) => a.sequence - b.sequence),
@@ -146,7 +60,6 @@ export function clearWebhookReplay(replay: WebhookReplay): void {
   replay.events.length = 0;
   replay.deliveries.clear();
   replay.failingSince.clear();
-  replay.untenanted.clear();
 }
 
 /** Drops, in place, the events `drop` picks (a spread of every event as arguments would overflow the stack for a large record). */
@@ -157,13 +70,10 @@ function dropEvents(events: SavedWebhooks["events"][number][], drop: (entry: Sav
 }
 
 /**
- * Applies a change to a saved state (the deliveries by sequence): how a journal is replayed. A
- * change without its tenant (a journal of a prospectkit before tenants kept their own books) has
- * the meaning it had then: `forget-events` forgets the oldest events of all tenants, and a run of
- * failures is kept by subscription ID alone until the replay ends.
+ * Applies a change to a saved state (the deliveries by sequence): how a journal is replayed.
  * @param saved - events, deliveries by sequence, failing subscriptions; changed in place
  */
-export function applyWebhookChange(saved: WebhookReplay, change: SavedWebhookChange): void {
+export function applyWebhookChange(saved: WebhookReplay, change: WebhookChange): void {
   switch (change.kind) {
     case "event":
       saved.events.push({ tenantId: change.tenantId, event: change.event });
@@ -175,19 +85,12 @@ export function applyWebhookChange(saved: WebhookReplay, change: SavedWebhookCha
       saved.deliveries.delete(change.sequence);
       break;
     case "forget-events": {
-      if (!("tenantId" in change)) {
-        saved.events.splice(0, change.count);
-        break;
-      }
       let left = change.count;
       dropEvents(saved.events, (entry) => entry.tenantId === change.tenantId && left-- > 0);
       break;
     }
     case "failing":
-      if (!("tenantId" in change)) {
-        if (change.since === null) saved.untenanted.delete(change.subscriptionId);
-        else saved.untenanted.set(change.subscriptionId, change.since);
-      } else if (change.since === null) saved.failingSince.delete(failingKey(change.tenantId, change.subscriptionId));
+      if (change.since === null) saved.failingSince.delete(failingKey(change.tenantId, change.subscriptionId));
       else saved.failingSince.set(failingKey(change.tenantId, change.subscriptionId), [change.tenantId, change.subscriptionId, change.since]);
       break;
     case "forget-tenant":

@@ -1,4 +1,6 @@
-import type { WebhookEvent as WebhookEventBody, WebhookEventKind } from "../../src/schemas/index.js";
+import type * as z from "zod/mini";
+import type { WebhookEvent as WebhookEventBody } from "../../src/schemas/index.js";
+import type { DeliveryAttemptSchema, DeliverySchema } from "./schemas.js";
 
 /** A subscription as the dispatcher needs it: where to send, how to sign, what it wants. */
 export interface WebhookTarget {
@@ -68,52 +70,20 @@ export interface WebhookDispatcherOptions extends WebhookOptions {
  * `refused` (connection refused), `dns` (the host name did not resolve), `tls` (the TLS handshake or
  * certificate failed), `network` (another network error) or `signing` (the secret is malformed).
  */
-export type AttemptFailureReason = "status" | "redirect" | "timeout" | "refused" | "dns" | "tls" | "network" | "signing";
+export type AttemptFailureReason = NonNullable<DeliveryAttempt["reason"]>;
 
 /**
  * Where a delivery stands: `pending` (an attempt is due at `nextAttemptAt`), `succeeded`,
  * `failed` (all 8 attempts failed) or `cancelled` (its subscription was deactivated).
  */
-export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
+export type DeliveryStatus = Delivery["status"];
 
-/** One HTTP attempt to deliver an event to a subscription. */
-export interface DeliveryAttempt {
-  readonly eventId: string;
-  readonly subscriptionId: string;
-  /** 1 for the first attempt, up to 8. */
-  readonly attempt: number;
-  /** When the attempt was made (ISO 8601, from the injected clock). */
-  readonly at: string;
-  /** True for a 2xx answer. */
-  readonly ok: boolean;
-  /** The answer's HTTP status, or `null` after a network error or a timeout. */
-  readonly status: number | null;
-  /** Why it failed, as a word (see {@link AttemptFailureReason}), or `null` on success. */
-  readonly reason: AttemptFailureReason | null;
-  /** Why it failed (`HTTP 500`, `network error: …`, `timeout after 15000 ms`), or `null` on success. */
-  readonly error: string | null;
-  /** The first 1 KiB of the answer's body as text, or `null` when nothing answered. */
-  readonly response: string | null;
-  /** How long the attempt took, in milliseconds. */
-  readonly durationMs: number;
-  /** True for an attempt made by `redeliver` rather than by the schedule. */
-  readonly redelivery: boolean;
-}
+/** One HTTP attempt to deliver an event to a subscription (see `DeliveryAttemptSchema`). */
+export interface DeliveryAttempt extends Readonly<z.output<typeof DeliveryAttemptSchema>> {}
 
-/** One event on its way to one subscription, with every attempt made so far. */
-export interface Delivery {
-  readonly eventId: string;
-  /** The subscription's tenant (`null` when the target named none). */
-  readonly tenantId: string | null;
-  readonly type: WebhookEventKind;
-  readonly subscriptionId: string;
-  readonly url: string;
-  /** The exact JSON body every attempt sends. */
-  readonly body: string;
-  readonly status: DeliveryStatus;
+/** One event on its way to one subscription, with every attempt made so far (see `DeliverySchema`). */
+export interface Delivery extends Readonly<Omit<z.output<typeof DeliverySchema>, "attempts">> {
   readonly attempts: readonly DeliveryAttempt[];
-  /** When the next attempt is due (ISO 8601), or `null` when none will be made. */
-  readonly nextAttemptAt: string | null;
 }
 
 /** A saved delivery. */
@@ -142,22 +112,3 @@ export type WebhookChange =
   | { readonly kind: "forget-events"; readonly tenantId: string | null; readonly count: number }
   | { readonly kind: "failing"; readonly tenantId: string | null; readonly subscriptionId: string; readonly since: number | null }
   | { readonly kind: "forget-tenant"; readonly tenantId: string };
-
-/**
- * A run of failures as a file written before each tenant kept its own runs holds it (a format-1
- * state line of prospectkit before tenants had their own webhook books): `[subscriptionId, since]`,
- * its tenant not named. A replay gives it to a tenant (`attributeUntenantedRuns`).
- */
-export type UntenantedFailingSince = readonly [subscriptionId: string, since: number];
-
-/**
- * A change as a journal written before each tenant kept its own webhook books holds it: a
- * tenant's oldest events forgotten and a run of failures started or ended, without `tenantId`
- * (then the oldest events of all tenants, and a run kept by subscription ID alone).
- */
-export type UntenantedWebhookChange =
-  | { readonly kind: "forget-events"; readonly count: number }
-  | { readonly kind: "failing"; readonly subscriptionId: string; readonly since: number | null };
-
-/** A change of the webhook deliveries as a saved state may hold it: as the dispatcher reports it now, or in the form before tenants kept their own books. */
-export type SavedWebhookChange = WebhookChange | UntenantedWebhookChange;

@@ -11,8 +11,10 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { format, inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { LoggedRequest } from "../../mock/index.js";
 import { requestLine } from "../../mock/server/cli/output.js";
 import { type MockServer, startMockServer } from "../../mock/server/index.js";
+import type { ProxyLogFields } from "../../mock/server/proxy.js";
 import { createRecording } from "../../mock/server/recording.js";
 import { formatReport, reportJson, reportJunit, runVerify } from "../../mock/verify/index.js";
 import * as sdk from "../../src/index.js";
@@ -381,7 +383,8 @@ describe("the contract check (issue 24): a deployment echoing the key in every f
       await send("POST", "/v0/prospect_logs", { source: "crm", payload: { note: ECHOED }, name: ECHOED });
       const listed = await fetch(`${proxy.url}/__mock/requests`, { headers: { "x-api-key": KEY } }).then((response) => response.text());
       expect(proxy.api.requests.list()).toHaveLength(3);
-      expect(proxy.api.requests.list().every((entry) => entry.violations?.includes("the answer carries the API key sent"))).toBe(true);
+      const entries = proxy.api.requests.list() as (LoggedRequest & ProxyLogFields)[];
+      expect(entries.every((entry) => entry.violations?.includes("the answer carries the API key sent"))).toBe(true);
       for (const text of [JSON.stringify(proxy.api.requests.list()), listed, lines.join(""), JSON.stringify(recording.document())])
         expect(leaks(text)).toEqual([]);
     } finally {

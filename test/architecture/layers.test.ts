@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly [name: string, members: readonly string[]])[] =
   ["what the mock keeps beside its state: the faults armed, the request log, the change feed", ["mock/faults", "mock/observe"]],
   ["the request pipeline: the one handler, its steps, the router, requests and replies", ["mock/pipeline"]],
   ["the route table: the API's operations, the control API, the documents", ["mock/mock-api.ts", "mock/operations", "mock/control", "mock/openapi"]],
-  ["createMockApi", ["mock/options.ts", "mock/create-mock-api.ts"]],
+  ["createMockApi", ["mock/options.ts", "mock/runtime.ts", "mock/create-mock-api.ts"]],
   [
     "entries and adapters: MSW, the browser, the console, the Node server, the test matchers",
     ["mock/core.ts", "mock/index.ts", "mock/vitest.ts", "mock/msw", "mock/browser", "mock/console", "mock/server", "mock/testing"],

@@ -17,6 +17,7 @@ import { EVENTS_PATH } from "../../mock/console/handler.js";
 import { parseFrames } from "../../mock/console/ui/live.js";
 import { createMockApi, type LoggedRequest } from "../../mock/index.js";
 import type { AnsweredRequest } from "../../mock/server/answered.js";
+import type { ProxyLogFields } from "../../mock/server/proxy.js";
 import { createRecording } from "../../mock/server/recording.js";
 import { type MockServer, startMockServer } from "../../mock/server/start.js";
 import { formatReport, reportJson, reportJunit } from "../../mock/verify/index.js";
@@ -139,7 +140,9 @@ describe.each(ODD_KEYS)("a key with %s never shows, in any encoding", (_, key) =
     await (await fetch(`${server.url}/v0/prospect_logs`, { method: "POST", headers, body: JSON.stringify(sent) })).arrayBuffer();
   };
   const listed = async (server: MockServer, reader: string) =>
-    (await (await fetch(`${server.url}/__mock/requests`, { headers: { "x-api-key": reader } })).json()) as { data: LoggedRequest[] };
+    (await (await fetch(`${server.url}/__mock/requests`, { headers: { "x-api-key": reader } })).json()) as {
+      data: (LoggedRequest & ProxyLogFields)[];
+    };
 
   it.each(ENCODINGS)("written %s: not in GET /__mock/requests, the console's feed, the request lines or the recording", async (_, encoding) => {
     write = encoding;

@@ -1,6 +1,6 @@
 /** What the CLI prints: shell quoting of the banner's curls, the request line, field errors in one line. */
 import { describe, expect, it } from "vitest";
-import { describeFieldErrors } from "../../mock/server/cli/field-errors.js";
+import { describeFieldErrors } from "../../mock/lib/field-errors.js";
 import { banner, deliveryLine, requestLine, shellQuote } from "../../mock/server/cli/output.js";
 import type { DeliveryAttempt } from "../../mock/webhooks/index.js";
 import { fillPath } from "../../src/operation-row.js";

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoggedRequest } from "../../mock/index.js";
+import type { ProxyLogFields } from "../../mock/server/proxy.js";
 import { type MockServer, startMockServer } from "../../mock/server/start.js";
 import { deploymentMock, INPUTS, KEYS } from "../verify/support/deployments.js";
 import { startTarget, type Target } from "./support/target.js";
@@ -31,10 +32,12 @@ afterAll(async () => {
   await target?.close();
 });
 
-const lastEntry = async (): Promise<LoggedRequest> =>
-  ((await (await fetch(`${server.url}/__mock/requests`, { headers: { "x-api-key": CONTROL_KEY } })).json()) as { data: LoggedRequest[] }).data.at(
-    -1,
-  )!;
+const lastEntry = async (): Promise<LoggedRequest & ProxyLogFields> =>
+  (
+    (await (await fetch(`${server.url}/__mock/requests`, { headers: { "x-api-key": CONTROL_KEY } })).json()) as {
+      data: (LoggedRequest & ProxyLogFields)[];
+    }
+  ).data.at(-1)!;
 
 describe("the proxy checks a HEAD answer's status and headers, not its body", () => {
   it.each<[string, string, number, string[]]>([

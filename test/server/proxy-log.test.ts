@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { createMockApi, type LoggedRequest } from "../../mock/index.js";
 import { LOGGED_BODY_LIMIT } from "../../mock/observe/request-log.js";
+import type { ProxyLogFields } from "../../mock/server/proxy.js";
 import { createRecording } from "../../mock/server/recording.js";
 import { type MockServer, startMockServer } from "../../mock/server/start.js";
 import { deploymentMock, INPUTS, KEYS } from "../verify/support/deployments.js";
@@ -45,10 +46,12 @@ async function send(method: string, path: string, json?: unknown) {
   return { status: response.status, requestId: response.headers.get("x-request-id"), text: await response.text() };
 }
 
-const lastEntry = async (): Promise<LoggedRequest> =>
-  ((await (await fetch(`${server.url}/__mock/requests`, { headers: { "x-api-key": CONTROL_KEY } })).json()) as { data: LoggedRequest[] }).data.at(
-    -1,
-  )!;
+const lastEntry = async (): Promise<LoggedRequest & ProxyLogFields> =>
+  (
+    (await (await fetch(`${server.url}/__mock/requests`, { headers: { "x-api-key": CONTROL_KEY } })).json()) as {
+      data: (LoggedRequest & ProxyLogFields)[];
+    }
+  ).data.at(-1)!;
 
 describe("the proxy's log entry names the request the client saw", () => {
   it("requestId is the target's x-request-id, as the client received it; the proxy's own is proxyRequestId", async () => {

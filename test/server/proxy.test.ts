@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadFixtures } from "../../mock/control/fixtures.js";
 import { createMockApi, type LoggedRequest } from "../../mock/index.js";
 import type { AnsweredRequest } from "../../mock/server/answered.js";
+import type { ProxyLogFields } from "../../mock/server/proxy.js";
 import { createRecording } from "../../mock/server/recording.js";
 import { type MockServer, startMockServer } from "../../mock/server/start.js";
 import { deploymentMock, INPUTS, KEYS } from "../verify/support/deployments.js";
@@ -26,9 +27,9 @@ async function call(server: MockServer, method: string, path: string, json?: unk
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
-async function logged(server: MockServer): Promise<LoggedRequest[]> {
+async function logged(server: MockServer): Promise<(LoggedRequest & ProxyLogFields)[]> {
   const response = await fetch(`${server.url}/__mock/requests`, { headers: { "x-api-key": CONTROL_KEY } });
-  return ((await response.json()) as { data: LoggedRequest[] }).data;
+  return ((await response.json()) as { data: (LoggedRequest & ProxyLogFields)[] }).data;
 }
 
 describe("the proxy in front of a deployment that breaks the contract in known ways", () => {
@@ -159,7 +160,7 @@ describe("when the target does not answer", () => {
     // A 404 problem (a missing resource) is the target's answer, not a missing route.
     const missing = await call(server, "PATCH", "/v0/webhook_subscriptions/webhooksubscription_missing", {});
     expect(missing.status).toBe(404);
-    expect(server.api.requests.list().map((entry) => entry.answeredBy)).toEqual(["mock", "target"]);
+    expect((server.api.requests.list() as (LoggedRequest & ProxyLogFields)[]).map((entry) => entry.answeredBy)).toEqual(["mock", "target"]);
     await target.close();
   });
 });

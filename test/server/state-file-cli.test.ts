@@ -156,7 +156,7 @@ describe("--state FILE: kill -9 in the middle of a burst of 1,000 writes", () =>
 describe("--state FILE: refusals", () => {
   it("a corrupt file stops the start with one line naming it, exit code 2, and is left untouched", async () => {
     const path = newPath();
-    const text = '{"format":"prospectkit-mock-state","version":1}\n{"tenants": [\n';
+    const text = '{"format":"prospectkit-mock-state","version":2}\n{"tenants": [\n';
     writeFileSync(path, text);
     const exit = await runCliToExit(["--port", "0", "--state", path]);
     expect(exit.code).toBe(2);

@@ -13,8 +13,8 @@ import { basename, join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type MockServer, StateFileError, startMockServer } from "../../mock/server/index.js";
 import { startServer } from "../../mock/server/start.js";
-import { FORMAT_LINE } from "../../mock/server/state-file/read.js";
-import { stateRecords } from "../../mock/state/state-records.js";
+import { FORMAT_LINE } from "../../mock/state/persist/decode.js";
+import { stateRecords } from "../../mock/state/persist/records.js";
 
 const dir = mkdtempSync(join(tmpdir(), "prospectkit-state-cut-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 /**
  * What a state file may hold, and how it is read: one record per line (format 2), each checked
- * with the API's own schemas as it is read; format 1 (the whole state on one line) is still read.
+ * with the API's own schemas as it is read (format 2 is the only one: no release wrote another).
  * A file that is not a valid state stops the start, names the line and the JSON Pointer of the
  * field (never its value: it may be a key or a secret) and is left untouched. An idempotency key
  * whose request was still in flight is never written by a compaction and is dropped at load,
@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type MockServer, type MockServerOptions, StateFileError, startMockServer } from "../../mock/server/index.js";
 import { startServer } from "../../mock/server/start.js";
-import { FORMAT_LINE } from "../../mock/server/state-file/read.js";
-import type { SavedState } from "../../mock/state/saved-state.js";
-import { stateRecords } from "../../mock/state/state-records.js";
+import { FORMAT_LINE } from "../../mock/state/persist/decode.js";
+import { stateRecords } from "../../mock/state/persist/records.js";
+import type { SavedState } from "../../mock/state/persist/saved-state.js";
 
 const dir = mkdtempSync(join(tmpdir(), "prospectkit-state-records-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,8 +69,6 @@ async function savedState(): Promise<SavedState> {
 
 /** The state as a format 2 file: the format line, then one record per line. */
 const format2 = (saved: SavedState) => `${[FORMAT_LINE, ...[...stateRecords(saved)].map((record) => JSON.stringify(record))].join("\n")}\n`;
-/** The state as a format 1 file (what prospectkit wrote before): the format line, then the whole state on one line. */
-const format1 = (saved: SavedState) => `${JSON.stringify({ format: "prospectkit-mock-state", version: 1 })}\n${JSON.stringify(saved)}\n`;
 
 /** The line (from 1) of a format 2 file that stores a record of `collection` (the first one). */
 function lineOf(text: string, collection: string): number {
@@ -80,69 +78,60 @@ function lineOf(text: string, collection: string): number {
 type Mutable = { -readonly [K in keyof SavedState]: any };
 const tenant0 = (saved: Mutable) => saved.tenants[0];
 
-describe("every stored field is checked with the API's own schemas, in either format", () => {
+describe("every stored field is checked with the API's own schemas", () => {
   const CASES: readonly {
     rule: string;
     bad: string;
     change: (saved: Mutable, bad: string) => void;
-    /** Where format 1 names it (a pointer into its state line), and the collection and field format 2 names (its line, `/value/...`). */
-    v1: string;
+    /** The collection and field the refusal names (its line, `/value/...`). */
     v2: { collection: string; pointer: string } | { record: RegExp; pointer: string };
   }[] = [
     {
       rule: "an email that is not a valid address",
       bad: "not-an-email@@",
       change: (saved, bad) => void (tenant0(saved).prospects[0].email = bad),
-      v1: "/tenants/0/prospects/0/email",
       v2: { collection: "prospects", pointer: "/value/email" },
     },
     {
       rule: "a phone number that is not E.164",
       bad: "0049 30 123",
       change: (saved, bad) => void (tenant0(saved).prospects[0].phoneNumber = bad),
-      v1: "/tenants/0/prospects/0/phoneNumber",
       v2: { collection: "prospects", pointer: "/value/phoneNumber" },
     },
     {
       rule: "a prospect ID that is not prospect_ and 26 lower-case letters or digits",
       bad: "prospect_NOT-AN-ID",
       change: (saved, bad) => void (tenant0(saved).prospects[0].id = bad),
-      v1: "/tenants/0/prospects/0/id",
       v2: { collection: "prospects", pointer: "/value/id" },
     },
     {
       rule: "a log's source longer than 100 characters",
       bad: "s".repeat(101),
       change: (saved, bad) => void (tenant0(saved).prospectLogs[0].source = bad),
-      v1: "/tenants/0/prospectLogs/0/source",
       v2: { collection: "prospectLogs", pointer: "/value/source" },
     },
     {
       rule: "a subscription's secret that is not whsec_ and a base64 key",
       bad: "whsec_!not base64!",
       change: (saved, bad) => void (tenant0(saved).webhookSubscriptions[0].secret = bad),
-      v1: "/tenants/0/webhookSubscriptions/0/secret",
       v2: { collection: "webhookSubscriptions", pointer: "/value/secret" },
     },
     {
       rule: "a subscription's URL that is not http(s)",
       bad: "ftp://example.com/hook",
       change: (saved, bad) => void (tenant0(saved).webhookSubscriptions[0].url = bad),
-      v1: "/tenants/0/webhookSubscriptions/0/url",
       v2: { collection: "webhookSubscriptions", pointer: "/value/url" },
     },
     {
       rule: "a page's timestamp that is not ISO 8601 in UTC",
       bad: "last tuesday",
       change: (saved, bad) => void (tenant0(saved).pages[0].createdAt = bad),
-      v1: "/tenants/0/pages/0/createdAt",
       v2: { collection: "pages", pointer: "/value/createdAt" },
     },
     {
       rule: "a delivery's secret that is not whsec_ and a base64 key",
       bad: "sk_live_not_a_webhook_secret",
       change: (saved, bad) => void (saved.webhooks.deliveries[0].secret = bad),
-      v1: "/webhooks/deliveries/0/secret",
       v2: { record: /"kind":"delivery"/, pointer: "/change/delivery/secret" },
     },
     {
@@ -150,14 +139,12 @@ describe("every stored field is checked with the API's own schemas, in either fo
       rule: "a tenant's isolated flag that is not true",
       bad: "not-true",
       change: (saved, bad) => void (tenant0(saved).tenant.isolated = bad),
-      v1: "/tenants/0/tenant/isolated",
       v2: { record: /"op":"tenant"/, pointer: "/value/isolated" },
     },
     {
       rule: "an API key with a character a header cannot carry",
       bad: "key with\nnewline",
       change: (saved, bad) => void (saved.apiKeys[0][0] = bad),
-      v1: "/apiKeys/0/0",
       v2: { record: /"op":"key"/, pointer: "/key" },
     },
   ];
@@ -175,25 +162,18 @@ describe("every stored field is checked with the API's own schemas, in either fo
     expect(error!.message).not.toContain(bad.trim().split("\n")[0]!.slice(0, 12));
     expect(readFileSync(path, "utf8")).toBe(text);
   });
-
-  it.each(CASES)("format 1: $rule is refused, naming its field, never its value", async ({ bad, change, v1 }) => {
-    const saved = (await savedState()) as Mutable;
-    change(saved, bad);
-    const path = newPath();
-    const text = format1(saved);
-    writeFileSync(path, text);
-    const error = await refusalOf(path);
-    expect(error).toBeInstanceOf(StateFileError);
-    expect(error!.message).toContain(`: line 2 holds an invalid state: ${v1}: `);
-    expect(error!.message).not.toContain(bad.trim().split("\n")[0]!.slice(0, 12));
-    expect(readFileSync(path, "utf8")).toBe(text);
-  });
 });
 
 describe("a file that is not a valid state stops the start, names the problem and is left untouched", () => {
   const CASES: readonly [string, (text: string) => string, RegExp][] = [
     ["not a state file", () => `${JSON.stringify({ pages: [] })}\n`, /not a prospectkit-mock state file/],
     ["another format version", () => `${JSON.stringify({ format: "prospectkit-mock-state", version: 99 })}\n{}\n`, /format version 99/],
+    // Format 1 (the whole state on one line) was never written by a release: 0.1.0 writes format 2.
+    [
+      "format version 1",
+      () => `${JSON.stringify({ format: "prospectkit-mock-state", version: 1 })}\n{}\n`,
+      /format version 1, which this prospectkit does not read/,
+    ],
     [
       "a record that is not JSON",
       (text) => text.replace(/\n(\{"op":"key"[^\n]*)\n/, (_, line: string) => `\n${line.slice(0, -4)}\n`),
@@ -289,19 +269,16 @@ describe("an idempotency key whose request was in flight is never saved and neve
     expect([...stateRecords(saved)].filter((record) => record.op === "put" && record.in === "idempotency")).toHaveLength(1);
   });
 
-  it.each([
-    ["format 1, in its state line (what a clean stop in flight used to write)", format1],
-    [
-      "format 2, as a record",
-      (saved: SavedState) =>
-        format2(saved).replace(
-          /\n$/,
-          `\n${JSON.stringify({ op: "put", in: "idempotency", tenantId: saved.tenants[0]!.tenant.id, value: { key: "in-flight", fingerprint: "f2", result: null, storedAtMs: 2 } })}\n`,
-        ),
-    ],
-  ])("%s: dropped at load, so a retry with that key runs (never 409)", async (_form, write) => {
+  it("written as a record: dropped at load, so a retry with that key runs (never 409)", async () => {
     const path = newPath();
-    writeFileSync(path, write(await withClaim()));
+    const saved = await withClaim();
+    writeFileSync(
+      path,
+      format2(saved).replace(
+        /\n$/,
+        `\n${JSON.stringify({ op: "put", in: "idempotency", tenantId: saved.tenants[0]!.tenant.id, value: { key: "in-flight", fingerprint: "f2", result: null, storedAtMs: 2 } })}\n`,
+      ),
+    );
     const server = await start(path);
     const response = await fetch(`${server.url}/v0/prospect_logs`, {
       method: "POST",
@@ -319,21 +296,6 @@ describe("an idempotency key whose request was in flight is never saved and neve
 });
 
 describe("formats", () => {
-  it("a format 1 file is read whole and rewritten in format 2 at start", async () => {
-    const saved = await savedState();
-    const path = newPath();
-    writeFileSync(
-      path,
-      `${format1(saved)}${JSON.stringify({ op: "put", in: "pageGroups", tenantId: saved.tenants[0]!.tenant.id, value: { id: "pagegroup_added", tenantId: saved.tenants[0]!.tenant.id, createdAt: "2024-01-01T00:00:00.000Z" } })}\n`,
-    );
-    const server = await start(path);
-    expect(server.api.state.pageGroups.get("pagegroup_added")).toBeDefined();
-    expect(server.api.state.prospects.list()).toEqual(saved.tenants[0]!.prospects);
-    const lines = readFileSync(path, "utf8").split("\n");
-    expect(lines[0]).toBe(FORMAT_LINE);
-    expect(lines.length).toBeGreaterThan(5); // one record per line
-  });
-
   it("a written file is one record per line, each a JSON object no longer than its record", async () => {
     const path = newPath();
     const server = await start(path);

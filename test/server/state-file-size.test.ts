@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startMockServer } from "../../mock/server/index.js";
-import { FORMAT_LINE } from "../../mock/server/state-file/read.js";
+import { FORMAT_LINE } from "../../mock/state/persist/decode.js";
 
 const dir = mkdtempSync(join(tmpdir(), "prospectkit-state-size-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

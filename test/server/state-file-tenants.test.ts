@@ -5,21 +5,16 @@
  *   one failing, come back with the run on the failing one only, and its 5-day deactivation
  *   reaches that one only;
  * - a deleted tenant stays deleted, a tenant made by `POST /__mock/tenants` stays one (its key
- *   never resets the server), a start key stays a start key;
- * - a format-1 file loads as both earlier releases wrote it: runs of failures as
- *   `[subscriptionId, since]` (given to the tenant whose failed attempt began the run, else to
- *   the one tenant holding that ID, else dropped) and journal changes without their tenant, or
- *   as `[tenantId, subscriptionId, since]` with isolated and deleted tenants.
+ *   never resets the server), a start key stays a start key.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { MockHost } from "../../mock/create-mock-api.js";
 import type { MockServer, MockServerOptions } from "../../mock/server/index.js";
 import { startServer } from "../../mock/server/start.js";
-import { FORMAT_LINE } from "../../mock/server/state-file/read.js";
-import type { SavedState } from "../../mock/state/saved-state.js";
+import { FORMAT_LINE } from "../../mock/state/persist/decode.js";
 import { WEBHOOK_DEACTIVATE_AFTER_MS } from "../../mock/webhooks/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "prospectkit-state-tenants-"));
@@ -168,115 +163,5 @@ describe("tenants made for one test keep what they are across restarts and compa
     const last = await start(path, { maxTenants: 3 });
     expect(last.api.state.tenants.list().map(({ id }) => id)).toEqual(["tenant_a", "tenant_b"]);
     expect((await call(last, "POST", "/__mock/reset?scope=server", "key_b")).status).toBe(200);
-  });
-});
-
-/** A saved state in which tenant A's subscription began a failure run at T0 beside B's of the same ID, as live records copied. */
-async function failingState(): Promise<SavedState> {
-  const server = await start(undefined);
-  await failOnA(server);
-  const saved = structuredClone(savedOf(server));
-  await stop(server);
-  return saved;
-}
-
-type Mutable = { -readonly [K in keyof SavedState]: any };
-/** A format 1 file (the format line, the whole state on one line, then its journal). */
-const format1 = (saved: Mutable, journal: readonly object[] = []) =>
-  [JSON.stringify({ format: "prospectkit-mock-state", version: 1 }), JSON.stringify(saved), ...journal.map((change) => JSON.stringify(change))]
-    .join("\n")
-    .concat("\n");
-/** The same state with its runs of failures in the form before tenants kept their own: `[subscriptionId, since]`. */
-const untenanted = (saved: Mutable): Mutable => ({
-  ...saved,
-  webhooks: { ...saved.webhooks, failingSince: saved.webhooks.failingSince.map(([, id, since]: [string, string, number]) => [id, since]) },
-});
-const withoutDeliveries = (saved: Mutable): Mutable => ({ ...saved, webhooks: { ...saved.webhooks, deliveries: [] } });
-const withoutSubscriptionOf = (tenantId: string, saved: Mutable): Mutable => ({
-  ...saved,
-  tenants: saved.tenants.map((part: any) => (part.tenant.id === tenantId ? { ...part, webhookSubscriptions: [] } : part)),
-});
-
-describe("a format-1 file loads, its runs of failures given to their tenant", () => {
-  const CASES: readonly { rule: string; file: (saved: Mutable) => string; runs: readonly (readonly [string, string, number])[] }[] = [
-    {
-      rule: "[subscriptionId, since] goes to the tenant whose failed attempt began the run, though both tenants hold the ID",
-      file: (saved) => format1(untenanted(saved)),
-      runs: [["tenant_a", SHARED_ID, T0]],
-    },
-    {
-      rule: "[subscriptionId, since] with no delivery telling goes to the one tenant holding that ID",
-      file: (saved) => format1(withoutSubscriptionOf("tenant_b", withoutDeliveries(untenanted(saved)))),
-      runs: [["tenant_a", SHARED_ID, T0]],
-    },
-    {
-      rule: "[subscriptionId, since] that nothing gives a tenant (two hold the ID, no delivery tells) is dropped, never given to both",
-      file: (saved) => format1(withoutDeliveries(untenanted(saved))),
-      runs: [],
-    },
-    {
-      rule: "a journal's run started without its tenant goes to the tenant whose failed attempt began it",
-      file: (saved) =>
-        format1({ ...saved, webhooks: { ...saved.webhooks, failingSince: [] } }, [
-          { op: "webhooks", change: { kind: "failing", subscriptionId: SHARED_ID, since: T0 } },
-        ]),
-      runs: [["tenant_a", SHARED_ID, T0]],
-    },
-    {
-      rule: "a journal's run ended without its tenant ends the run saved without one",
-      file: (saved) => format1(untenanted(saved), [{ op: "webhooks", change: { kind: "failing", subscriptionId: SHARED_ID, since: null } }]),
-      runs: [],
-    },
-    {
-      rule: "[tenantId, subscriptionId, since], as the release with tenant books wrote it, stays as it is",
-      file: (saved) => format1(saved),
-      runs: [["tenant_a", SHARED_ID, T0]],
-    },
-  ];
-
-  it.each(CASES)("$rule", async ({ file, runs }) => {
-    const path = newPath();
-    writeFileSync(path, file((await failingState()) as Mutable));
-    const server = await start(path);
-    expect(failingSince(server)).toEqual(runs);
-    await stop(server);
-    // Rewritten at start in format 2, each run with its tenant.
-    expect(readFileSync(path, "utf8").split("\n")[0]).toBe(FORMAT_LINE);
-    const written = recordsOf(path).filter((record) => record.op === "webhooks" && record.change.kind === "failing");
-    expect(written.map(({ change }) => [change.tenantId, change.subscriptionId, change.since])).toEqual(runs);
-  });
-
-  it("a journal's 'forget-events' without its tenant forgets the oldest events of all tenants, as it did then", async () => {
-    const saved = (await failingState()) as Mutable;
-    expect(saved.webhooks.events.map(({ tenantId }: { tenantId: string }) => tenantId)).toEqual(["tenant_a", "tenant_b"]);
-    const path = newPath();
-    writeFileSync(path, format1(saved, [{ op: "webhooks", change: { kind: "forget-events", count: 1 } }]));
-    const server = await start(path);
-    expect(server.api.webhooks.events().map(({ tenantId }) => tenantId)).toEqual(["tenant_b"]);
-  });
-
-  it("with isolated tenants and a deleted one in its journal (as the release with tenant books wrote it): kept as they were", async () => {
-    const server = await start(undefined);
-    const kept = server.api.isolate();
-    const gone = server.api.isolate();
-    const saved = structuredClone(savedOf(server)) as Mutable;
-    await stop(server);
-    const path = newPath();
-    writeFileSync(
-      path,
-      format1(saved, [
-        { op: "key", key: gone.apiKey, tenantId: null },
-        { op: "delete-tenant", tenantId: gone.tenantId },
-        { op: "webhooks", change: { kind: "forget-tenant", tenantId: gone.tenantId } },
-      ]),
-    );
-    const restarted = await start(path);
-    expect(restarted.api.state.tenants.list()).toEqual([
-      { id: "tenant_a", createdAt: expect.any(String) },
-      { id: "tenant_b", createdAt: expect.any(String) },
-      { id: kept.tenantId, createdAt: expect.any(String), isolated: true },
-    ]);
-    expect((await call(restarted, "GET", "/__mock/tenant", gone.apiKey)).status).toBe(401);
-    expect((await call(restarted, "POST", "/__mock/reset?scope=server", kept.apiKey)).status).toBe(403);
   });
 });

@@ -4,40 +4,8 @@
  */
 
 import { describe, expectTypeOf, it } from "vitest";
-import type * as z from "zod/mini";
-import type {
-  LoggedRequestSchema,
-  PageGroupRecordSchema,
-  PageVersionRecordSchema,
-  ProspectLogRecordSchema,
-  ProspectRecordSchema,
-  SubscriptionRecordSchema,
-} from "../../mock/control/schemas.js";
-import type {
-  LoggedRequest,
-  MockApi,
-  MockApiOptions,
-  MockState,
-  PageGroupRecord,
-  PageVersionRecord,
-  ProspectLogRecord,
-  ProspectRecord,
-  WebhookSubscriptionRecord,
-} from "../../mock/core.js";
+import type { MockApi, MockApiOptions, MockState } from "../../mock/core.js";
 import { type AnsweredRequest, type MockServer, type MockServerOptions, startMockServer } from "../../mock/server/index.js";
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-describe("control response schemas match the state API's records", () => {
-  it("field for field, both ways", () => {
-    expectTypeOf<z.output<typeof PageGroupRecordSchema>>().toEqualTypeOf<Mutable<PageGroupRecord>>();
-    expectTypeOf<z.output<typeof PageVersionRecordSchema>>().toEqualTypeOf<Mutable<PageVersionRecord>>();
-    expectTypeOf<z.output<typeof ProspectRecordSchema>>().toEqualTypeOf<Mutable<ProspectRecord>>();
-    expectTypeOf<z.output<typeof ProspectLogRecordSchema>>().toEqualTypeOf<Mutable<ProspectLogRecord>>();
-    expectTypeOf<z.output<typeof SubscriptionRecordSchema>>().toEqualTypeOf<Mutable<WebhookSubscriptionRecord>>();
-    expectTypeOf<Required<z.output<typeof LoggedRequestSchema>>>().toEqualTypeOf<Required<Mutable<LoggedRequest>>>();
-  });
-});
 
 describe("the server's public API", () => {
   it("startMockServer takes the mock's options but baseUrl, and gives url, port, api and close", () => {

@@ -9,7 +9,7 @@
  */
 import { NO_BODY, parseJsonBody } from "../body.js";
 import type { Step } from "../exchange.js";
-import { fieldErrorsOf, invalidFields, problem } from "../reply.js";
+import { fieldErrorsOf, invalidFields, problem, tooLarge } from "../reply.js";
 
 export const body: Step = async (x, next) => {
   const route = x.route!;
@@ -23,7 +23,7 @@ export const body: Step = async (x, next) => {
   const bytes = await x.bytes();
   if (bytes === undefined) return;
   if (route.body === "raw") {
-    if (bytes === null) return void (x.reply = problem(x.requestId, "payload_too_large", "The body is larger than 1 MiB."));
+    if (bytes === null) return void (x.reply = tooLarge(x.requestId));
     x.body = x.sent = bytes;
     return next(x);
   }

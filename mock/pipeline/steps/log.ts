@@ -1,11 +1,12 @@
 /**
  * The log step: once a request is answered, the request log keeps it (an API request, or one the
- * server's checks refused), as the client saw it: never the API key (nor a credential header). An
- * adapter's step may keep more, or something else (`Exchange.logAs`: the proxy's fields).
+ * server's checks refused), as the client saw it: never the API key (nor a credential header). What
+ * adapters attached (`Exchange.set`, each under its namespace: the proxy's fields) is kept with
+ * it, unread.
  * @module
  */
 import { formatTimestamp } from "../../lib/clock.js";
-import { type LoggedRequest, loggedQueryAndHeaders } from "../../observe/request-log.js";
+import { EXTENSIONS, type LoggedRequest, loggedQueryAndHeaders } from "../../observe/request-log.js";
 import type { Step } from "../exchange.js";
 
 /**
@@ -30,6 +31,7 @@ export const log =
       durationMs: Math.round((performance.now() - x.startedAt) * 100) / 100,
       tenantId: x.area === null ? null : (x.tenant?.record.id ?? null),
       ...(x.nearMiss !== undefined && { nearMiss: x.nearMiss }),
+      ...(x.extensions !== undefined && { [EXTENSIONS]: x.extensions }),
     };
-    record(x.logAs === undefined ? entry : { ...entry, ...x.logAs }, x.wrote);
+    record(entry, x.wrote);
   };

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { type FixtureDocument, parseFixtureDocument } from "../../control/fixtures.js";
+import { describeFieldErrors } from "../../lib/field-errors.js";
 import { UsageError } from "./args.js";
-import { describeFieldErrors } from "./field-errors.js";
 
 /**
  * Reads and validates a fixture file.

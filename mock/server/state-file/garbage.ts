@@ -11,13 +11,12 @@
  * counted, so garbage is undercounted by at most the size of the file as opened.
  * @module
  */
-import type { StateChange } from "../../state/journal.js";
-import type { SavedChange } from "../../state/replay.js";
+import type { StateRecord } from "../../state/persist/records.js";
 
 /** What is known of a state file's lines. */
 export interface Garbage {
   /** Counts a line written to the file (`bytes` with its newline). */
-  written(change: StateChange | SavedChange, bytes: number): void;
+  written(change: StateRecord, bytes: number): void;
   /** Bytes of superseded lines in the file. */
   readonly bytes: number;
   /** Starts over: the file is being rewritten (its records then counted by {@link Garbage.written}). */

@@ -14,8 +14,8 @@ import type { MockHost } from "../../create-mock-api.js";
 import { MockStateError } from "../../lib/errors.js";
 import { DEFAULT_API_KEY } from "../../options.js";
 import type { Durability, NotPersisted } from "../../pipeline/steps/durability.js";
-import type { TenantCollection } from "../../state/journal.js";
-import type { SavedState } from "../../state/saved-state.js";
+import type { CollectionName } from "../../state/collections.js";
+import type { SavedState } from "../../state/persist/saved-state.js";
 import { StateFileError } from "./error.js";
 import { describeFsError } from "./fs.js";
 import { acquireLock } from "./lock.js";
@@ -122,7 +122,7 @@ export function openStateFile(path: string, onNotice: (message: string) => void)
     const pointer = error.errors[0]?.pointer ?? "";
     const [, t, collection] = pointer.split("/").slice(1);
     const tenantId = state.tenants[Number(t)]?.tenant.id;
-    const line = tenantId === undefined ? undefined : lineStoredTwice(path, target, tenantId, collection as TenantCollection);
+    const line = tenantId === undefined ? undefined : lineStoredTwice(path, target, tenantId, collection as CollectionName);
     const where = line === undefined ? pointer : `line ${line}: a record of ${pointer}`;
     return new StateFileError(path, `${where} is stored twice; the file is left as it is`);
   }

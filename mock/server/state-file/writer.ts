@@ -16,11 +16,11 @@
  */
 import { dirname } from "node:path";
 import type { StateChange } from "../../state/journal.js";
-import type { SavedState } from "../../state/saved-state.js";
-import { stateRecords } from "../../state/state-records.js";
+import { FORMAT_LINE } from "../../state/persist/decode.js";
+import { stateRecords } from "../../state/persist/records.js";
+import type { SavedState } from "../../state/persist/saved-state.js";
 import { describeFsError, stateFs } from "./fs.js";
 import { createGarbage } from "./garbage.js";
-import { FORMAT_LINE } from "./read.js";
 
 /** How often written changes are synced to the disk, at most. */
 export const SYNC_EVERY_MS = 1_000;

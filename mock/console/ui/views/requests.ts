@@ -19,7 +19,10 @@ const STATUS_FILTERS: Record<string, (status: number) => boolean> = {
 /** How many rows are drawn before "Show more" (the server keeps up to 10,000). */
 const PAGE = 100;
 
-function Row({ entry }: { entry: LoggedRequest }) {
+/** An entry as the console reads it: with what the server's validating proxy attaches beside its own fields (`GET /__mock/requests` shows them). */
+type Entry = LoggedRequest & { readonly violations?: readonly string[]; readonly answeredBy?: "target" | "mock" };
+
+function Row({ entry }: { entry: Entry }) {
   const [open, setOpen] = useState(false);
   const reported = (entry.responseBody as { errors?: unknown } | null | undefined)?.errors;
   const errors: Readonly<Record<string, unknown>>[] = Array.isArray(reported) ? reported.filter((e) => e && typeof e === "object") : [];

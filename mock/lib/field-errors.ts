@@ -2,7 +2,7 @@
  * Field errors as the CLI prints them: one line for a `--data` file and a `--state` file alike.
  * @module
  */
-import type { FieldError } from "../../../src/schemas/index.js";
+import type { FieldError } from "../../src/schemas/index.js";
 
 /** One line naming the first failing field, and how many more there are. */
 export function describeFieldErrors(errors: readonly FieldError[]): string {

@@ -8,42 +8,33 @@
  * @module
  */
 import * as z from "zod/mini";
-import { OpaqueId, toFieldErrors } from "../../src/schemas/index.js";
-import { MockStateError } from "../lib/errors.js";
-import { SavedDeliverySchema, SavedEventSchema } from "../webhooks/index.js";
-import { ApiKey } from "./inputs.js";
-import { type StateChange, TENANT_COLLECTIONS, type TenantCollection } from "./journal.js";
-import { TenantRecordSchema } from "./records.js";
-import type { SavedChange } from "./replay.js";
-import { RECORD_SCHEMAS, type SavedState } from "./saved-state.js";
-
-export { RECORD_SCHEMAS };
-
-const put = <C extends TenantCollection>(collection: C) =>
-  z.object({ op: z.literal("put"), in: z.literal(collection), tenantId: OpaqueId, value: RECORD_SCHEMAS[collection] });
+import { OpaqueId, toFieldErrors } from "../../../src/schemas/index.js";
+import { MockStateError } from "../../lib/errors.js";
+import { SavedDeliverySchema, SavedEventSchema } from "../../webhooks/index.js";
+import { COLLECTION_NAMES, COLLECTIONS, type CollectionName, perCollection, rowOf } from "../collections.js";
+import { ApiKey } from "../inputs.js";
+import type { StateChange } from "../journal.js";
+import { TenantRecordSchema } from "../records.js";
+import type { SavedState } from "./saved-state.js";
 
 const WebhookChangeSchema = z.discriminatedUnion("kind", [
   z.extend(SavedEventSchema, { kind: z.literal("event") }),
   z.object({ kind: z.literal("delivery"), delivery: SavedDeliverySchema }),
   z.object({ kind: z.literal("forget-delivery"), sequence: z.int().check(z.gte(0)) }),
-  // Without `tenantId`: as a journal held them before each tenant kept its own webhook books (format 1).
-  z.object({ kind: z.literal("forget-events"), tenantId: z.optional(z.nullable(OpaqueId)), count: z.int().check(z.gte(0)) }),
-  z.object({ kind: z.literal("failing"), tenantId: z.optional(z.nullable(OpaqueId)), subscriptionId: OpaqueId, since: z.nullable(z.number()) }),
+  z.object({ kind: z.literal("forget-events"), tenantId: z.nullable(OpaqueId), count: z.int().check(z.gte(0)) }),
+  z.object({ kind: z.literal("failing"), tenantId: z.nullable(OpaqueId), subscriptionId: OpaqueId, since: z.nullable(z.number()) }),
   z.object({ kind: z.literal("forget-tenant"), tenantId: OpaqueId }),
 ]);
 
 /** What one record of a saved state must be: a {@link StateChange} whose every field passes the API's schemas. */
 export const StateRecordSchema = z.discriminatedUnion("op", [
-  z.discriminatedUnion("in", [
-    put("prospects"),
-    put("prospectLogs"),
-    put("idempotency"),
-    put("pageGroups"),
-    put("pages"),
-    put("pageVersions"),
-    put("webhookSubscriptions"),
-  ]),
-  z.object({ op: z.literal("delete"), in: z.enum(TENANT_COLLECTIONS), tenantId: OpaqueId, id: OpaqueId }),
+  z.discriminatedUnion(
+    "in",
+    Object.values(
+      perCollection((name) => z.object({ op: z.literal("put"), in: z.literal(name), tenantId: OpaqueId, value: COLLECTIONS[name].schema })),
+    ) as unknown as [z.ZodMiniObject<{ op: z.ZodMiniLiteral<"put">; in: z.ZodMiniLiteral<CollectionName> }>],
+  ),
+  z.object({ op: z.literal("delete"), in: z.enum(COLLECTION_NAMES as [CollectionName, ...CollectionName[]]), tenantId: OpaqueId, id: OpaqueId }),
   z.object({ op: z.literal("tenant"), value: TenantRecordSchema }),
   z.object({ op: z.literal("key"), key: ApiKey, tenantId: z.nullable(OpaqueId) }),
   z.object({ op: z.literal("secrets"), issued: z.int().check(z.gte(0)) }),
@@ -64,40 +55,45 @@ export interface StateHeader {
   readonly records: number;
 }
 
-/** One record of a saved state: a change (a format-1 journal's webhook changes may lack their tenant), or the header of a state written whole. */
-export type StateRecord = SavedChange | StateHeader;
+/** One record of a saved state: a change, or the header of a state written whole. */
+export type StateRecord = StateChange | StateHeader;
 
-/** A check of a record by its collection's schema: {@link RECORD_SCHEMAS}, or the same fields under a faster object parser. */
-export type RecordChecks = Readonly<Record<TenantCollection, { safeParse(value: unknown): { readonly success: boolean } }>>;
+/** A check of a record by its collection's schema: the row's own, or the same fields under a faster object parser. */
+export type RecordChecks = Readonly<Record<CollectionName, { safeParse(value: unknown): { readonly success: boolean } }>>;
+
+/** Each collection's schema, as the table holds it. */
+export const ROW_CHECKS: RecordChecks = perCollection((name) => COLLECTIONS[name].schema);
 
 /**
  * Checks one record of a saved state.
  * @param value - the record as `JSON.parse` gave it
- * @param checks - how a stored record is checked first (the server's reader compiles {@link RECORD_SCHEMAS}' objects)
+ * @param checks - how a stored record is checked first (the server's reader compiles the rows' objects)
  * @returns the same value (never zod's copy: a payload keeps every key it had, an own `__proto__` too)
  * @throws {MockStateError} listing every failing field as a JSON Pointer into the record (never its value)
  */
-export function parseStateRecord(value: unknown, checks: RecordChecks = RECORD_SCHEMAS): StateRecord {
+export function parseStateRecord(value: unknown, checks: RecordChecks = ROW_CHECKS): StateRecord {
   // Most records store a record: checked by its collection's schema alone (what the union would pick).
   const { op, in: collection, tenantId, value: stored } = (value ?? {}) as { op?: unknown; in?: unknown; tenantId?: unknown; value?: unknown };
-  if (op === "put" && typeof tenantId === "string" && tenantId !== "" && Object.hasOwn(RECORD_SCHEMAS, collection as string)) {
-    if (checks[collection as TenantCollection].safeParse(stored).success) return value as StateRecord;
+  if (op === "put" && typeof tenantId === "string" && tenantId !== "" && Object.hasOwn(COLLECTIONS, collection as string)) {
+    if (checks[collection as CollectionName].safeParse(stored).success) return value as StateRecord;
   }
   const parsed = StateRecordSchema.safeParse(value);
   if (!parsed.success) throw new MockStateError("invalid record", toFieldErrors(parsed.error.issues, value));
   return value as StateRecord;
 }
 
-/** Whether a record is kept in a saved state: an idempotency key whose request was still in flight has no answer to replay. */
-const kept = (collection: TenantCollection, value: object) => collection !== "idempotency" || (value as { result: unknown }).result !== null;
+/** The records of a collection a saved state keeps (its row's `keep`). */
+export function keptOf<C extends CollectionName>(collection: C, records: readonly object[]): readonly object[] {
+  const keep = rowOf(collection).keep as ((record: object) => boolean) | undefined;
+  return keep === undefined ? records : records.filter(keep);
+}
 
 /**
  * The records that rebuild `saved` from nothing, in an order a replay accepts (a record after the
  * tenant it belongs to and the records it names): the header that counts them, the tenants (the
  * first is the default one), the keys, how many secrets were drawn, each tenant's collections,
- * then the webhook events, deliveries and runs of failures. An idempotency key whose request was
- * still in flight is left out: it has no answer to replay, and a retry after a restart must be
- * free to run.
+ * then the webhook events, deliveries and runs of failures. Only the records a collection's row
+ * keeps are listed (an idempotency key whose request is still in flight is not).
  */
 export function* stateRecords(saved: SavedState): Generator<StateRecord> {
   yield { op: "state", records: recordCount(saved) };
@@ -106,8 +102,8 @@ export function* stateRecords(saved: SavedState): Generator<StateRecord> {
   if (saved.secretsIssued > 0) yield { op: "secrets", issued: saved.secretsIssued };
   for (const part of saved.tenants) {
     const tenantId = part.tenant.id;
-    for (const collection of TENANT_COLLECTIONS) {
-      for (const value of part[collection] as readonly object[]) if (kept(collection, value)) yield { op: "put", in: collection, tenantId, value };
+    for (const collection of COLLECTION_NAMES) {
+      for (const value of keptOf(collection, part[collection])) yield { op: "put", in: collection, tenantId, value };
     }
   }
   for (const { tenantId, event } of saved.webhooks.events) yield { op: "webhooks", change: { kind: "event", tenantId, event } };
@@ -123,10 +119,7 @@ export function recordCount(saved: SavedState): number {
   count += saved.webhooks.failingSince.length;
   for (const part of saved.tenants) {
     count += 1;
-    for (const collection of TENANT_COLLECTIONS) {
-      const list = part[collection] as readonly object[];
-      count += collection === "idempotency" ? list.filter((value) => kept(collection, value)).length : list.length;
-    }
+    for (const collection of COLLECTION_NAMES) count += keptOf(collection, part[collection]).length;
   }
   return count;
 }

@@ -1,24 +1,17 @@
 /**
- * A saved state replayed: its records applied in order, from nothing or onto a saved state, every
- * collection keyed so each change is a lookup (or, while a state written whole is read, its records
- * appended as they come). What a replay ends with is a {@link SavedState} whose references are
- * then checked (`danglingReference`) before it is loaded.
+ * A saved state replayed: its records applied in order, from nothing, every collection keyed so
+ * each change is a lookup (or, while a state written whole is read, its records appended as they
+ * come). What a replay ends with is a {@link SavedState} whose references are then checked
+ * (`danglingReference`) before it is loaded.
  * @module
  */
-import { MockStateError } from "../lib/errors.js";
-import {
-  applyWebhookChange,
-  clearWebhookReplay,
-  endWebhookReplay,
-  type SavedWebhookChange,
-  startWebhookReplay,
-  type WebhookReplay,
-} from "../webhooks/index.js";
-import { type StateChange, TENANT_COLLECTIONS, type TenantCollection } from "./journal.js";
-import type { TenantRecord } from "./records.js";
-import type { SavedState, SavedStateLine, TenantSnapshot } from "./saved-state.js";
-
-const COLLECTIONS = TENANT_COLLECTIONS;
+import { MockStateError } from "../../lib/errors.js";
+import { applyWebhookChange, clearWebhookReplay, endWebhookReplay, startWebhookReplay, type WebhookReplay } from "../../webhooks/index.js";
+import { COLLECTION_NAMES, type CollectionName, keyOf, perCollection } from "../collections.js";
+import type { StateChange } from "../journal.js";
+import type { TenantRecord } from "../records.js";
+import { keptOf } from "./records.js";
+import { keyCountsOf, type SavedState, type TenantSnapshot } from "./saved-state.js";
 
 /**
  * One tenant being replayed: each collection keyed, so each change is a lookup; or, while a state
@@ -27,8 +20,8 @@ const COLLECTIONS = TENANT_COLLECTIONS;
  */
 interface ReplayTenant {
   readonly tenant: TenantRecord;
-  readonly records: Record<TenantCollection, Map<string, object>>;
-  readonly appended: Record<TenantCollection, object[]>;
+  readonly records: Record<CollectionName, Map<string, object>>;
+  readonly appended: Record<CollectionName, object[]>;
 }
 
 /** A saved state being replayed. */
@@ -44,26 +37,20 @@ export interface Replay {
   readonly webhooks: WebhookReplay;
 }
 
-/**
- * One change as a saved state may hold it: as the mock reports it now, or a change of the webhook
- * deliveries in the form before each tenant kept its own books (a format-1 file's journal).
- */
-export type SavedChange = StateChange | { readonly op: "webhooks"; readonly change: SavedWebhookChange };
-
 function emptyTenant(tenant: TenantRecord): ReplayTenant {
   return {
     tenant,
-    records: Object.fromEntries(COLLECTIONS.map((name) => [name, new Map<string, object>()])) as Record<TenantCollection, Map<string, object>>,
-    appended: Object.fromEntries(COLLECTIONS.map((name) => [name, []])) as unknown as Record<TenantCollection, object[]>,
+    records: perCollection(() => new Map<string, object>()),
+    appended: perCollection(() => []),
   };
 }
 
 /** A tenant's collections keyed (the records appended so far moved in, in order), for a change that looks one up. */
-function keyed(tenant: ReplayTenant): Record<TenantCollection, Map<string, object>> {
-  for (const name of COLLECTIONS) {
+function keyed(tenant: ReplayTenant): ReplayTenant["records"] {
+  for (const name of COLLECTION_NAMES) {
     const list = tenant.appended[name];
     if (list.length === 0) continue;
-    for (const value of list) tenant.records[name].set(keyOf(name, value as Record<string, unknown>) as string, value);
+    for (const value of list) tenant.records[name].set(keyOf(name, value), value);
     list.length = 0;
   }
   return tenant.records;
@@ -78,9 +65,6 @@ export function expectWholeState(replay: Replay, records: number): void {
   if (replay.tenants.size > 0 || replay.apiKeys.size > 0) throw new MockStateError("a saved state's header after its first record");
   replay.appendLeft = records;
 }
-
-/** The key a record is stored under in its collection. */
-const keyOf = (collection: TenantCollection, value: Record<string, unknown>): unknown => (collection === "idempotency" ? value["key"] : value["id"]);
 
 /** Gives a key to a tenant (or revokes it: `null`), keeping each tenant's keys beside. */
 function setKey(replay: Replay, key: string, tenantId: string | null): void {
@@ -100,31 +84,17 @@ function setKey(replay: Replay, key: string, tenantId: string | null): void {
   else keys.add(key);
 }
 
-/**
- * Starts a replay from a saved state (the records are shared, not copied), or from nothing.
- * @param saved - a state {@link parseSavedState} accepted (a format-1 state line); none: an empty state
- */
-export function startReplay(saved?: SavedStateLine): Replay {
-  const tenants: Replay["tenants"] = new Map();
-  for (const part of saved?.tenants ?? []) {
-    const tenant = emptyTenant(part.tenant);
-    for (const name of COLLECTIONS) {
-      const list = part[name] as readonly Record<string, unknown>[];
-      for (const value of list) tenant.records[name].set(keyOf(name, value) as string, value);
-    }
-    tenants.set(part.tenant.id, tenant);
-  }
-  const replay: Replay = {
-    defaultTenantId: saved?.defaultTenantId ?? null,
-    secretsIssued: saved?.secretsIssued ?? 0,
+/** Starts a replay from nothing. */
+export function startReplay(): Replay {
+  return {
+    defaultTenantId: null,
+    secretsIssued: 0,
     appendLeft: 0,
     apiKeys: new Map(),
     keysOf: new Map(),
-    tenants,
-    webhooks: startWebhookReplay(saved?.webhooks),
+    tenants: new Map(),
+    webhooks: startWebhookReplay(),
   };
-  for (const [key, tenantId] of saved?.apiKeys ?? []) setKey(replay, key, tenantId);
-  return replay;
 }
 
 /** The refusal of a change to a tenant the state does not hold (named by its pointer, never its value). */
@@ -139,7 +109,7 @@ const noSuchTenant = () =>
  * @param change - a record `parseStateRecord` accepted
  * @throws {MockStateError} for a change to a tenant the replay does not have
  */
-export function applyChange(replay: Replay, change: SavedChange): void {
+export function applyChange(replay: Replay, change: StateChange): void {
   const appending = replay.appendLeft > 0;
   if (appending) replay.appendLeft -= 1;
   switch (change.op) {
@@ -149,7 +119,7 @@ export function applyChange(replay: Replay, change: SavedChange): void {
       if (tenant === undefined) throw noSuchTenant();
       if (change.op === "put" && appending) tenant.appended[change.in].push(change.value);
       else if (change.op === "delete") keyed(tenant)[change.in].delete(change.id);
-      else keyed(tenant)[change.in].set(keyOf(change.in, change.value as Record<string, unknown>) as string, change.value);
+      else keyed(tenant)[change.in].set(keyOf(change.in, change.value), change.value);
       break;
     }
     case "tenant":
@@ -168,7 +138,7 @@ export function applyChange(replay: Replay, change: SavedChange): void {
     case "clear": {
       const tenant = replay.tenants.get(change.tenantId);
       if (tenant === undefined) throw noSuchTenant();
-      for (const name of COLLECTIONS) {
+      for (const name of COLLECTION_NAMES) {
         tenant.records[name].clear();
         tenant.appended[name].length = 0;
       }
@@ -195,28 +165,22 @@ export function applyChange(replay: Replay, change: SavedChange): void {
 
 /**
  * The saved state a replay ends with; its records are those the replay was given (each already
- * validated), its references not yet checked (see {@link danglingReference}). An idempotency key
- * whose request was still in flight when it was written has no answer to replay: it is dropped,
- * whatever form it came in, so a retry after a restart is free to run.
+ * validated), its references not yet checked (see `danglingReference`). Only the records each
+ * collection's row keeps are in it (an idempotency key whose request was still in flight when it
+ * was written has no answer to replay: a retry after a restart is free to run).
  */
 export function endReplay(replay: Replay): SavedState {
-  const keyCounts = new Map<string, number>();
-  for (const tenantId of replay.apiKeys.values()) keyCounts.set(tenantId, (keyCounts.get(tenantId) ?? 0) + 1);
+  const keyCounts = keyCountsOf(replay.apiKeys.values());
   const tenants = [...replay.tenants.values()].map(({ tenant, records, appended }) => {
-    const listOf = (name: TenantCollection) => (appended[name].length > 0 ? appended[name] : [...records[name].values()]);
-    const part = Object.fromEntries(COLLECTIONS.map((name) => [name, listOf(name)])) as Record<TenantCollection, object[]>;
-    part.idempotency = part.idempotency.filter((entry) => (entry as { result: unknown }).result !== null);
-    return { tenant, apiKeyCount: keyCounts.get(tenant.id) ?? 0, ...part } as unknown as TenantSnapshot;
+    const part: Record<string, unknown> = { tenant, apiKeyCount: keyCounts.get(tenant.id) ?? 0 };
+    for (const name of COLLECTION_NAMES) part[name] = keptOf(name, appended[name].length > 0 ? appended[name] : [...records[name].values()]);
+    return part as TenantSnapshot;
   });
   return {
     defaultTenantId: replay.defaultTenantId,
     secretsIssued: replay.secretsIssued,
     apiKeys: [...replay.apiKeys],
     tenants,
-    webhooks: endWebhookReplay(replay.webhooks, {
-      has: (tenantId) => replay.tenants.has(tenantId),
-      holding: (subscriptionId) =>
-        tenants.filter((part) => part.webhookSubscriptions.some(({ id }) => id === subscriptionId)).map((part) => part.tenant.id),
-    }),
+    webhooks: endWebhookReplay(replay.webhooks),
   };
 }

@@ -1,0 +1,22 @@
+/**
+ * UTF-8 lengths, counted without encoding: an answer's `content-length`, a logged body's size.
+ * @module
+ */
+
+/** The length of a text in UTF-8, counted without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i += 1;
+      } else bytes += 3;
+    } else bytes += 3; // a lone surrogate is encoded as U+FFFD, 3 bytes
+  }
+  return bytes;
+}
