@@ -7,7 +7,7 @@
  */
 import { API_KEY_HEADER, createRedactor } from "../../src/redact.js";
 import type { LoggedRequest } from "../observe/request-log.js";
-import { REQUEST_SOURCE, type RequestSource, type SourceFault } from "../testing/source.js";
+import { REQUEST_SOURCE, type RequestSource, type SourceFault, type SourceReader } from "../testing/source.js";
 
 /** A standalone server seen through one key: pass it to `expect(...)` with the request matchers (and await them). */
 export interface MockServerClient extends RequestSource {
@@ -64,6 +64,6 @@ export function mockServer(url: string, apiKey: string): MockServerClient {
     url: base,
     requests,
     faults,
-    [REQUEST_SOURCE]: { name: "server", requests, faults, redact },
+    [REQUEST_SOURCE as never]: { name: "server", requests, faults, redact } satisfies SourceReader,
   };
 }

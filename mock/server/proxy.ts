@@ -187,7 +187,7 @@ export function proxyStep(options: ProxyOptions): Step {
     // The bytes as the target sent them, passed on as they are (never encoded again from the text).
     passed["content-length"] = String(received.length);
     // The bodies the log keeps: the request's as it was sent, the answer's beside the stream that carries it (rendering reads the stream).
-    x.body = clean(sent.body);
+    x.body = x.sent = clean(sent.body);
     x.reply = {
       status: response.status,
       body: clean(answered.body),

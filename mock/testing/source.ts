@@ -10,9 +10,11 @@ import type { LoggedRequest } from "../observe/request-log.js";
 
 /**
  * The symbol a request source other than a mock or a tenant carries (the server client): a
- * `Symbol.for`, so the ES module and CommonJS copies of the package agree on it.
+ * `Symbol.for`, so the ES module and CommonJS copies of the package agree on it. Typed `symbol`
+ * and set as `[REQUEST_SOURCE as never]`, so no public declaration names it (a `unique symbol`
+ * there is a private type users' own declaration emit cannot name).
  */
-export const REQUEST_SOURCE: unique symbol = Symbol.for("prospectkit.requestSource") as never;
+export const REQUEST_SOURCE: symbol = Symbol.for("prospectkit.requestSource");
 
 /** A pending fault as the matchers read it (the control API spells an unlimited one `remaining: null`). */
 export type SourceFault = Omit<PendingFault, "remaining" | "operation"> & { readonly operation: FaultTarget | string; readonly remaining: number };
@@ -29,10 +31,13 @@ export interface SourceReader {
   redact(text: string): string;
 }
 
-/** Something that carries its own reader (the server client). */
+/**
+ * Something read over HTTP (the server client): its requests come as a promise, so the matchers
+ * that read it return one too. It carries its own reader under {@link REQUEST_SOURCE}.
+ */
 export interface RequestSource {
-  /** @internal */
-  readonly [REQUEST_SOURCE]: SourceReader;
+  /** The requests, oldest first, read over HTTP. */
+  requests(): Promise<readonly LoggedRequest[]>;
 }
 
 const same = (text: string) => text;

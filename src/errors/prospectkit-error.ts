@@ -1,15 +1,17 @@
 import { redactHeaders } from "../redact.js";
 
 /**
- * The brand of every prospectkit error, set once on the base class's prototype (below the class,
- * so no declaration names it: a symbol type in the public .d.ts is a private type users'
- * declaration emit cannot name). `Symbol.for` gives the same symbol in every copy of the package
- * and every realm, so the type guards work across them. Which class an error is comes from the
- * `kind` getter each class declares in its own body (not by a call after it, so a bundler drops
- * an error class that nothing uses).
+ * The brand of every prospectkit error, a member of the base class's body. Its name is written
+ * `[BRAND as never]`: a computed name that is no plain reference is left out of the class's type
+ * and of the .d.ts, so no declaration names the symbol (a symbol type in the public .d.ts is a
+ * private type users' declaration emit cannot name). `Symbol.for` gives the same symbol in every copy of the package and every
+ * realm, so the type guards work across them. Which class an error is comes from the `kind`
+ * getter each class declares in its own body. Both live in the class bodies, never in a call
+ * after them, so a bundler drops an error class that nothing uses.
  */
-const BRAND = Symbol.for("prospectkit.error");
-const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+const BRAND: symbol = Symbol.for("prospectkit.error");
+/** Node's `util.inspect` hook, a member named the same way. */
+const INSPECT: symbol = Symbol.for("nodejs.util.inspect.custom");
 
 /** The name of every prospectkit error class, also found in each error's `kind` and `name`. */
 export type ErrorKind =
@@ -112,20 +114,21 @@ export class ProspectKitError extends Error {
     }
     return json;
   }
-}
 
-/**
- * What Node's `util.inspect` and `console.log` print of a prospectkit error: the stack and the
- * fields of {@link ProspectKitError.toJSON}, never the raw `cause`.
- */
-function inspectError(this: ProspectKitError, _depth: number, options: object, inspect?: (value: unknown, options: object) => string): string {
-  const { name: _name, message: _message, ...fields } = this.toJSON();
-  return `${this.stack} ${inspect ? inspect(fields, options) : JSON.stringify(fields)}`;
+  /** The brand the type guards test first (see BRAND above). */
+  get [BRAND as never](): ErrorKind {
+    return "ProspectKitError";
+  }
+
+  /**
+   * What Node's `util.inspect` and `console.log` print of a prospectkit error: the stack and the
+   * fields of {@link ProspectKitError.toJSON}, never the raw `cause`.
+   */
+  [INSPECT as never](_depth: number, options: object, inspect?: (value: unknown, options: object) => string): string {
+    const { name: _name, message: _message, ...fields } = this.toJSON();
+    return `${this.stack} ${inspect ? inspect(fields, options) : JSON.stringify(fields)}`;
+  }
 }
-Object.defineProperties(ProspectKitError.prototype, {
-  [BRAND]: { value: "ProspectKitError" },
-  [INSPECT]: { value: inspectError, writable: true, configurable: true },
-});
 
 /**
  * Invalid client configuration, thrown by `createClient`: no API key, a `baseUrl` that is not an

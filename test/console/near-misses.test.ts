@@ -4,8 +4,9 @@
  * tenant's requests as a HAR 1.2 file without the key. Screenshots: `PROSPECTKIT_UPDATE_SCREENSHOTS=1`
  * writes them to docs/images/.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFixtures } from "../../mock/control/fixtures.js";
@@ -76,7 +77,10 @@ describe("the console shows near misses", () => {
     await page.getByRole("tab", { name: /^Requests/ }).click();
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download HAR" }).click()]);
     expect(download.suggestedFilename()).toBe("prospectkit-requests.har");
-    const text = readFileSync((await download.path())!, "utf8");
+    // The browser is the project's shared one, reached over its endpoint: the file is saved here, not read where Chromium put it.
+    const saved = resolve(mkdtempSync(join(tmpdir(), "prospectkit-har-")), "requests.har");
+    await download.saveAs(saved);
+    const text = readFileSync(saved, "utf8");
     const har = JSON.parse(text) as {
       log: { version: string; entries: { request: { method: string; url: string }; response: { status: number } }[] };
     };

@@ -149,6 +149,7 @@ const CASES: readonly Case[] = [
   ["GET", "/__mock/prospects", "/__mock/prospects"],
   ["GET", "/__mock/prospect_logs", "/__mock/prospect_logs"],
   ["GET", "/__mock/requests", "/__mock/requests"],
+  ["GET", "/__mock/requests.har", "/__mock/requests.har"],
   ["GET", "/__mock/state", "/__mock/state"],
   ["GET", "/__mock/webhook_subscriptions/sub_1/secret", "/__mock/webhook_subscriptions/{subscriptionId}/secret"],
   ["GET", "/__mock/webhook_subscriptions/sub_404/secret", "/__mock/webhook_subscriptions/{subscriptionId}/secret"],
