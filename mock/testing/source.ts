@@ -33,7 +33,7 @@ export interface SourceReader {
 
 /**
  * Something read over HTTP (the server client): its requests come as a promise, so the matchers
- * that read it return one too. It carries its own reader under {@link REQUEST_SOURCE}.
+ * that read it return one too. It carries its own reader under a symbol no declaration names.
  */
 export interface RequestSource {
   /** The requests, oldest first, read over HTTP. */
