@@ -140,12 +140,16 @@ export const UNLOGGED_HEADERS: ReadonlySet<string> = new Set(["x-api-key", "auth
 /**
  * The parts of a request's URL and headers a log entry keeps: its query parameters (when any) and
  * its headers but {@link UNLOGGED_HEADERS} (when any).
+ * A key the mock knows is taken out when the entry is read, as from a body; a key it does not
+ * know (behind the proxy, the target's) is taken out here, since no later check knows it. Only
+ * then is each value checked now: the check decodes every form a key can take, too dear to run on
+ * every header of every request.
  * @param query - the query string, without `?`
  * @param headers - the request headers
+ * @param keyKnown - whether the request's key is one of the mock's (its caller has a tenant)
  */
-export function loggedQueryAndHeaders(query: string, headers: Headers): Pick<LoggedRequest, "query" | "headers"> {
-  // The request's own key is taken out now: behind the proxy it may be a key the mock does not know (the read-time check would miss it).
-  const key = headers.get(API_KEY_HEADER);
+export function loggedQueryAndHeaders(query: string, headers: Headers, keyKnown: boolean): Pick<LoggedRequest, "query" | "headers"> {
+  const key = keyKnown ? null : headers.get(API_KEY_HEADER);
   const safe = (value: string) => (key && holdsSecret(value, [key]) ? REDACTED : value);
   const kept: Record<string, string> = {};
   let any = false;

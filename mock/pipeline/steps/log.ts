@@ -18,18 +18,19 @@ export const log =
     await next(x);
     if (!x.logged) return;
     const { reply, request } = x;
+    const tenant = x.area === null ? null : x.tenant;
     const entry: LoggedRequest = {
       requestId: x.requestId,
       method: request.method,
       path: request.path,
       operation: x.route?.operation ?? null,
       status: reply?.status ?? 0,
-      ...loggedQueryAndHeaders(request.query, request.headers),
+      ...loggedQueryAndHeaders(request.query, request.headers, tenant !== null),
       requestBody: x.sent,
       responseBody: reply == null ? undefined : (reply.text ?? reply.body),
       receivedAt: formatTimestamp(x.receivedAtMs),
       durationMs: Math.round((performance.now() - x.startedAt) * 100) / 100,
-      tenantId: x.area === null ? null : (x.tenant?.record.id ?? null),
+      tenantId: tenant?.record.id ?? null,
       ...(x.nearMiss !== undefined && { nearMiss: x.nearMiss }),
       ...(x.extensions !== undefined && { [EXTENSIONS]: x.extensions }),
     };
