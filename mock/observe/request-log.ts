@@ -59,8 +59,8 @@ export const LoggedRequestSchema = z.object({
 });
 
 /**
- * One answered request, as `api.requests` and `GET /__mock/requests` list it: never a header, so
- * never the API key. Its type is its schema's output, under its own name. What an adapter attached
+ * One answered request, as `api.requests` and `GET /__mock/requests` list it: never the API key
+ * (no credential header is kept, and a value holding a key is `[redacted]`). Its type is its schema's output, under its own name. What an adapter attached
  * (`Exchange.set`: the validating proxy's `violations`, `answeredBy`, ...) stands beside these
  * fields, as that adapter documents it; the log never reads it.
  */
